@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# scripts/openssl35.sh - build (once) and cache OpenSSL 3.5 outside the clone.
+#
+# Usage:
+#   scripts/openssl35.sh                 ensure the cache exists (build if needed),
+#                                        then print the prefix as the last stdout line
+#   scripts/openssl35.sh --print-prefix  print the prefix if the cache is valid,
+#                                        exit 1 otherwise; never builds
+#
+# Environment:
+#   MLKEM_OPENSSL35_PREFIX   install prefix of the cache
+#                            (default: /var/cache/mlkem/openssl-3.5)
+#   MLKEM_OPENSSL35_VERSION  Debian source version of `openssl` to fetch from
+#                            Debian 13 (trixie) (default: 3.5.7-1~deb13u2; if that
+#                            exact version is unavailable the newest trixie one is used)
+#   MLKEM_OPENSSL35_BUILDDIR parent of the temporary build tree
+#                            (default: /var/cache/mlkem/build)
+#
+# Use the result with:
+#   PREFIX=$(scripts/openssl35.sh | tail -n1)
+#   LD_LIBRARY_PATH=$PREFIX/lib $PREFIX/bin/openssl version
+#
+# The source comes from Debian's own archive: a private deb-src list for suite
+# `trixie` is generated from the URI of this machine's Debian apt source and
+# used through private apt options (the system apt configuration is not touched).
+# Only the upstream .orig tarball is extracted; Debian patches are not applied.
+# Progress goes to stderr; the build log is kept at $PREFIX.build.log.
+set -euo pipefail
+
+PREFIX="${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}"
+PREFIX="${PREFIX%/}"
+VERSION="${MLKEM_OPENSSL35_VERSION:-3.5.7-1~deb13u2}"
+BUILDROOT="${MLKEM_OPENSSL35_BUILDDIR:-/var/cache/mlkem/build}"
+LOG="$PREFIX.build.log"
+
+msg() { printf 'openssl35: %s\n' "$*" >&2; }
+die() { printf 'openssl35: error: %s\n' "$*" >&2; exit 1; }
+
+# True if $1 holds a working OpenSSL 3.5.x installation.
+cache_valid() {
+    local p="$1" v
+    [ -x "$p/bin/openssl" ] || return 1
+    v="$(LD_LIBRARY_PATH="$p/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$p/bin/openssl" version 2>/dev/null)" || return 1
+    case "$v" in
+        "OpenSSL 3.5."*) return 0 ;;
+        *) return 1 ;;
+    esac
+}
+
+case "${1:-}" in
+    --print-prefix)
+        if cache_valid "$PREFIX"; then
+            printf '%s\n' "$PREFIX"
+            exit 0
+        fi
+        exit 1
+        ;;
+    "") ;;
+    -h|--help)
+        sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+        exit 0
+        ;;
+    *) die "unknown argument: $1 (use --print-prefix or no argument)" ;;
+esac
+
+# Fast path.
+if cache_valid "$PREFIX"; then
+    printf '%s\n' "$PREFIX"
+    exit 0
+fi
+
+# ---------------------------------------------------------------------------
+# Slow path: build.
+# ---------------------------------------------------------------------------
+SECONDS=0
+[ "$(id -u)" -eq 0 ] || msg "warning: not running as root; apt-get install may fail"
+
+mkdir -p "$(dirname "$PREFIX")" "$BUILDROOT" || die "cannot create $(dirname "$PREFIX") / $BUILDROOT"
+
+# Serialize concurrent builds of the same prefix.
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$PREFIX.lock"
+    if ! flock -n 9; then
+        msg "another build of $PREFIX is running; waiting for it"
+        flock 9
+    fi
+    if cache_valid "$PREFIX"; then
+        printf '%s\n' "$PREFIX"
+        exit 0
+    fi
+fi
+
+# --- build prerequisites ---------------------------------------------------
+missing=()
+command -v gcc  >/dev/null 2>&1 || missing+=(build-essential)
+command -v make >/dev/null 2>&1 || missing+=(make)
+command -v perl >/dev/null 2>&1 || missing+=(perl)
+command -v tar  >/dev/null 2>&1 || missing+=(tar)
+# OpenSSL's Configure needs these core perl modules (perl-modules on Debian).
+if command -v perl >/dev/null 2>&1 && \
+   ! perl -MFile::Compare -MIPC::Cmd -MPod::Usage -e1 >/dev/null 2>&1; then
+    missing+=(perl)
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+    msg "installing build prerequisites: build-essential perl"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get -qq update >/dev/null 2>&1 || msg "warning: apt-get update failed"
+    apt-get -qq install -y --no-install-recommends build-essential perl >/dev/null \
+        || die "could not install build-essential perl"
+fi
+
+tmp="$(mktemp -d "$BUILDROOT/openssl35.XXXXXX")" || die "mktemp failed under $BUILDROOT"
+cleanup() { rm -rf "$tmp" "$PREFIX.tmp"; }
+trap cleanup EXIT
+
+# --- private apt configuration for trixie sources ---------------------------
+# Find the URI (and keyring) of the machine's main Debian source: the entry
+# whose suites include bookworm and which is not the -security archive.
+find_debian_uri() {
+    local f
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -r "$f" ] || continue
+        awk '
+            function flush() {
+                if (uris != "" && suites ~ /(^|[ \t])bookworm([ \t]|$)/ &&
+                    uris !~ /security/ && suites !~ /security/ &&
+                    enabled !~ /^[Nn]o/) {
+                    split(uris, u, /[ \t]+/)
+                    print u[1] "\t" signed
+                    found = 1; exit
+                }
+                uris = ""; suites = ""; signed = ""; enabled = ""
+            }
+            /^[ \t]*#/ { next }
+            /^[ \t]*$/ { flush(); next }
+            tolower($1) == "uris:"      { sub(/^[^:]*:[ \t]*/, ""); uris = $0 }
+            tolower($1) == "suites:"    { sub(/^[^:]*:[ \t]*/, ""); suites = $0 }
+            tolower($1) == "signed-by:" { sub(/^[^:]*:[ \t]*/, ""); signed = $0 }
+            tolower($1) == "enabled:"   { sub(/^[^:]*:[ \t]*/, ""); enabled = $0 }
+            END { if (!found) flush() }
+        ' "$f" | head -n1
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -r "$f" ] || continue
+        # deb [opts] URI suite components...
+        awk '
+            /^[ \t]*(deb|deb-src)[ \t]/ {
+                line = $0; sub(/^[ \t]*deb(-src)?[ \t]+/, "", line)
+                opts = ""
+                if (line ~ /^\[/) {
+                    opts = line; sub(/\].*/, "", opts); sub(/^\[/, "", opts)
+                    sub(/^\[[^]]*\][ \t]*/, "", line)
+                }
+                n = split(line, a, /[ \t]+/)
+                if (n >= 2 && a[2] == "bookworm" && a[1] !~ /security/) {
+                    signed = ""
+                    if (match(opts, /signed-by=[^ \t]+/))
+                        signed = substr(opts, RSTART + 10, RLENGTH - 10)
+                    print a[1] "\t" signed; exit
+                }
+            }
+        ' "$f" | head -n1
+    done
+}
+
+entry="$(find_debian_uri | head -n1)"
+[ -n "$entry" ] || die "could not find a Debian bookworm apt source in /etc/apt/sources.list{,.d}"
+URI="${entry%%$'\t'*}"
+KEYRING="${entry#*$'\t'}"
+# Signed-By may hold an inline key block; only honour a file path.
+case "$KEYRING" in /*) [ -r "$KEYRING" ] || KEYRING="" ;; *) KEYRING="" ;; esac
+[ -n "$KEYRING" ] || { [ -r /usr/share/keyrings/debian-archive-keyring.gpg ] \
+    && KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg; }
+msg "using Debian archive $URI (keyring: ${KEYRING:-apt default})"
+
+mkdir -p "$tmp/lists/partial" "$tmp/src"
+if [ -n "$KEYRING" ]; then
+    printf 'deb-src [signed-by=%s] %s trixie main\n' "$KEYRING" "$URI" >"$tmp/trixie.list"
+else
+    printf 'deb-src %s trixie main\n' "$URI" >"$tmp/trixie.list"
+fi
+
+APT_OPTS=(
+    -o "Dir::Etc::SourceList=$tmp/trixie.list"
+    -o "Dir::Etc::SourceParts=/dev/null"
+    -o "Dir::State::Lists=$tmp/lists"
+    -o "Dir::Cache::pkgcache="
+    -o "Dir::Cache::srcpkgcache="
+    -o "APT::Get::List-Cleanup=false"
+)
+
+msg "apt-get update (private trixie deb-src list)"
+apt-get "${APT_OPTS[@]}" -q update >"$tmp/apt-update.log" 2>&1 || {
+    tail -n 20 "$tmp/apt-update.log" >&2
+    die "apt-get update for trixie sources failed"
+}
+
+msg "fetching openssl source $VERSION"
+if ! (cd "$tmp/src" && apt-get "${APT_OPTS[@]}" -q source --download-only \
+        "openssl=$VERSION") >"$tmp/apt-source.log" 2>&1; then
+    msg "openssl=$VERSION not available; falling back to the newest trixie openssl"
+    tail -n 5 "$tmp/apt-source.log" >&2
+    rm -f "$tmp/src"/* 2>/dev/null || true
+    (cd "$tmp/src" && apt-get "${APT_OPTS[@]}" -q source --download-only openssl) \
+        >"$tmp/apt-source.log" 2>&1 || {
+        tail -n 20 "$tmp/apt-source.log" >&2
+        die "apt-get source openssl failed"
+    }
+fi
+
+dsc="$(ls "$tmp"/src/openssl_*.dsc 2>/dev/null | head -n1)"
+orig="$(ls "$tmp"/src/openssl_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n1)"
+[ -n "$orig" ] || die "no openssl .orig tarball was downloaded (see $tmp/apt-source.log)"
+got_version="$(sed -n 's/^Version: *//p' "$dsc" 2>/dev/null | head -n1)"
+msg "downloaded $(basename "$orig") (Debian version ${got_version:-unknown})"
+
+mkdir -p "$tmp/tree"
+tar -xf "$orig" -C "$tmp/tree" --strip-components=1 || die "cannot extract $orig"
+[ -x "$tmp/tree/Configure" ] || [ -f "$tmp/tree/Configure" ] || die "extracted tree has no Configure"
+
+# --- build -------------------------------------------------------------------
+rm -rf "$PREFIX.tmp"
+: >"$LOG"
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+# Build with --prefix=$PREFIX (paths are baked in) but install via DESTDIR into
+# a staging dir, then move the finished tree into place in one rename.
+stage="$tmp/stage"
+msg "configuring (log: $LOG)"
+(cd "$tmp/tree" && perl ./Configure --prefix="$PREFIX" --libdir=lib \
+        shared no-tests no-docs) >>"$LOG" 2>&1 || {
+    tail -n 40 "$LOG" >&2; die "Configure failed (full log: $LOG)"; }
+
+msg "building with make -j$jobs (this takes a few minutes)"
+(cd "$tmp/tree" && make -j"$jobs") >>"$LOG" 2>&1 || {
+    tail -n 40 "$LOG" >&2; die "make failed (full log: $LOG)"; }
+
+msg "installing"
+(cd "$tmp/tree" && make DESTDIR="$stage" install_sw install_ssldirs) >>"$LOG" 2>&1 || {
+    tail -n 40 "$LOG" >&2; die "make install failed (full log: $LOG)"; }
+
+[ -d "$stage$PREFIX" ] || die "install produced no $stage$PREFIX"
+mv "$stage$PREFIX" "$PREFIX.tmp"
+cache_valid "$PREFIX.tmp" || die "freshly built OpenSSL in $PREFIX.tmp does not report 3.5.x"
+
+# Swap into place (any stale, invalid tree is moved aside first).
+if [ -e "$PREFIX" ]; then
+    rm -rf "$PREFIX.old"
+    mv "$PREFIX" "$PREFIX.old"
+fi
+mv "$PREFIX.tmp" "$PREFIX"
+rm -rf "$PREFIX.old"
+
+cache_valid "$PREFIX" || die "installed OpenSSL in $PREFIX is not usable"
+msg "built $(LD_LIBRARY_PATH="$PREFIX/lib" "$PREFIX/bin/openssl" version) from Debian ${got_version:-?} in ${SECONDS}s"
+printf '%s\n' "$PREFIX"
