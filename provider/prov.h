@@ -1,0 +1,137 @@
+/*
+ * prov.h: what the provider's files share: the provider context, the ML-KEM
+ * key object, reason codes, and the dispatch tables each file contributes.
+ *
+ * Files (one concern each, OpenSSL provider style):
+ *   prov.c          OSSL_provider_init, get_params, query_operation, the
+ *                   OSSL_ALGORITHM tables, reason strings, OID creation
+ *   key.c           MLKEM_KEY: the key object shared by kmgmt, kem, codecs
+ *   kmgmt.c         ML-KEM key management (3 variants via one macro)
+ *   kem.c           ML-KEM encapsulate / decapsulate
+ *   codecs.c        SPKI / PKCS#8 DER+PEM encoders and decoders, text
+ *   hybrid_kmgmt.c  X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024
+ *   hybrid_kem.c    their KEM
+ *   capabilities.c  TLS-GROUP capability
+ */
+#ifndef MLKEM_PROVIDER_PROV_H
+#define MLKEM_PROVIDER_PROV_H
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/types.h>
+
+#include "kem/mlkem.h"
+
+/* ---- Provider context ----------------------------------------------------- */
+
+/* Private key output / input formats, OpenSSL 3.5's names. */
+typedef enum {
+    MLKEM_FMT_SEED_PRIV = 0, /* "seed-priv": both { seed, expandedKey } */
+    MLKEM_FMT_SEED_ONLY,     /* "seed-only": [0] IMPLICIT seed */
+    MLKEM_FMT_PRIV_ONLY,     /* "priv-only": expandedKey OCTET STRING */
+    MLKEM_FMT_OQS_KEYPAIR,   /* "oqskeypair": OCTET STRING dk || ek */
+    MLKEM_FMT_BARE_SEED,     /* "bare-seed": the 64 seed bytes */
+    MLKEM_FMT_BARE_PRIV,     /* "bare-priv": the dk bytes */
+    MLKEM_FMT_COUNT
+} mlkem_fmt;
+
+typedef struct mlkem_prov_ctx {
+    const OSSL_CORE_HANDLE *handle;
+    OSSL_LIB_CTX *libctx;     /* the provider's own library context (a child
+                                 of the core's), for fetching X25519/ECDH */
+    unsigned long ossl_version; /* running OpenSSL, 0xMNN00PP0L-style:
+                                   (major << 28) | (minor << 20) | (patch << 4) */
+    /* Configuration (openssl.cnf provider section or -provparam), 3.5's knobs:
+     * ml-kem.retain_seed, ml-kem.prefer_seed, ml-kem.output_formats,
+     * ml-kem.input_formats. Formats are ordered lists, ended by -1. */
+    int retain_seed;
+    int prefer_seed;
+    int output_formats[MLKEM_FMT_COUNT + 1];
+    int input_formats[MLKEM_FMT_COUNT + 1];
+} MLKEM_PROV_CTX;
+
+#define MLKEM_OSSL_VERSION(maj, min, pat) \
+    (((unsigned long)(maj) << 28) | ((unsigned long)(min) << 20) | ((unsigned long)(pat) << 4))
+
+/* ---- The ML-KEM key object (key.c) ---------------------------------------- */
+
+typedef struct mlkem_prov_key {
+    MLKEM_PROV_CTX *provctx;
+    const mlkem_params *params;
+    mlkem_key *key;   /* OPENSSL_secure_zalloc'ed; key->flags say what is set */
+    char *propq;
+} MLKEM_KEY;
+
+MLKEM_KEY *mlkem_prov_key_new(MLKEM_PROV_CTX *ctx, const mlkem_params *p);
+void mlkem_prov_key_free(MLKEM_KEY *k);
+MLKEM_KEY *mlkem_prov_key_dup(const MLKEM_KEY *k, int selection);
+/* Each loader raises an OpenSSL error with a precise reason and returns 0 on
+ * failure, leaving the key unchanged. The key must be empty. */
+int mlkem_prov_key_from_seed(MLKEM_KEY *k, const uint8_t seed[64]);
+int mlkem_prov_key_from_priv(MLKEM_KEY *k, const uint8_t *dk, size_t len); /* + PCT */
+int mlkem_prov_key_from_seed_priv(MLKEM_KEY *k, const uint8_t seed[64],
+                                  const uint8_t *dk, size_t len); /* agree? */
+int mlkem_prov_key_from_pub(MLKEM_KEY *k, const uint8_t *ek, size_t len);
+int mlkem_prov_key_has(const MLKEM_KEY *k, int selection);
+/* Raise ERR_LIB_PROV-style error for a kernel error code (mlkem_err). */
+void mlkem_prov_raise_kernel_err(int err);
+/* Fill buf from the library context's RBG (RAND_priv_bytes_ex). */
+int mlkem_prov_rand(void *provctx_libctx, uint8_t *buf, size_t len);
+
+/* ---- Reason codes (served to the core by prov.c's get_reason_strings) ----- */
+
+#define MLKEM_R_EK_NOT_REDUCED        101 /* "encapsulation key not reduced mod q" */
+#define MLKEM_R_DK_HASH_MISMATCH      102 /* "decapsulation key hash check failed" */
+#define MLKEM_R_DK_NOT_REDUCED        103 /* "decapsulation key not reduced mod q" */
+#define MLKEM_R_BAD_KEY_LENGTH        104 /* "invalid key length" */
+#define MLKEM_R_BAD_CIPHERTEXT_LENGTH 105 /* "invalid ciphertext length" */
+#define MLKEM_R_BAD_SEED_LENGTH       106 /* "invalid seed length" */
+#define MLKEM_R_SEED_KEY_MISMATCH     107 /* "seed does not match private key" */
+#define MLKEM_R_PCT_FAILED            108 /* "pairwise consistency test failed" */
+#define MLKEM_R_MISSING_KEY           109 /* "missing key" */
+#define MLKEM_R_KEY_NOT_EMPTY         110 /* "key already set" */
+#define MLKEM_R_BAD_IKME_LENGTH       111 /* "invalid ikme length" */
+#define MLKEM_R_OUTPUT_TOO_SMALL      112 /* "output buffer too small" */
+#define MLKEM_R_RANDOM_FAILED         113 /* "random generation failed" */
+#define MLKEM_R_BAD_ENCODING          114 /* "invalid key encoding" */
+#define MLKEM_R_WRONG_ALGORITHM       115 /* "wrong algorithm identifier" */
+#define MLKEM_R_BAD_FORMAT_NAME       116 /* "unknown key format name" */
+#define MLKEM_R_BAD_PARAMETER         117 /* "invalid parameter" */
+#define MLKEM_R_BAD_POINT             118 /* "invalid elliptic curve point" */
+#define MLKEM_R_ZERO_SHARED_SECRET    119 /* "all-zero X25519 shared secret" */
+#define MLKEM_R_CLASSICAL_FAILED      120 /* "classical key exchange failed" */
+#define MLKEM_R_WRONG_KEY_TYPE        121 /* "key of the wrong type" */
+#define MLKEM_R_OBJ_CREATE_FAILED     122 /* "cannot create object identifier" */
+
+/* ERR_raise for this provider (library code is assigned by the core).
+ * Implemented in prov.c through the core's new_error/set_error_debug/
+ * vset_error upcalls, so it works on every OpenSSL 3.x. */
+void mlkem_prov_err(const char *file, int line, const char *func, int reason,
+                    const char *fmt, ...);
+#define MLKEM_RAISE(reason) \
+    mlkem_prov_err(OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (reason), NULL)
+#define MLKEM_RAISE_DATA(reason, ...) \
+    mlkem_prov_err(OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (reason), __VA_ARGS__)
+
+/* ---- Dispatch tables each file contributes (prov.c lists them) ------------ */
+
+/* kmgmt.c, kem.c */
+extern const OSSL_DISPATCH mlkem_512_keymgmt_functions[];
+extern const OSSL_DISPATCH mlkem_768_keymgmt_functions[];
+extern const OSSL_DISPATCH mlkem_1024_keymgmt_functions[];
+extern const OSSL_DISPATCH mlkem_kem_functions[];
+
+/* codecs.c: encoders and decoders per variant and structure (names below
+ * are what prov.c's tables reference; codecs.c documents each). */
+extern const OSSL_ALGORITHM mlkem_prov_encoders[];
+extern const OSSL_ALGORITHM mlkem_prov_decoders[];
+
+/* hybrid_kmgmt.c, hybrid_kem.c, capabilities.c */
+extern const OSSL_DISPATCH mlkem_x25519mlkem768_keymgmt_functions[];
+extern const OSSL_DISPATCH mlkem_secp256r1mlkem768_keymgmt_functions[];
+extern const OSSL_DISPATCH mlkem_secp384r1mlkem1024_keymgmt_functions[];
+extern const OSSL_DISPATCH mlkem_hybrid_kem_functions[];
+int mlkem_prov_get_capabilities(void *provctx, const char *capability,
+                                OSSL_CALLBACK *cb, void *arg);
+
+#endif /* MLKEM_PROVIDER_PROV_H */
