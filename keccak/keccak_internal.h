@@ -1,0 +1,125 @@
+/*
+ * keccak_internal.h: byte <-> lane helpers shared by the keccak/ files.
+ *
+ * References
+ *   [FIPS202] NIST FIPS 202, §3.1.2 (state as 25 lanes of 64 bits) and
+ *             Appendix B.1 (bit and byte ordering: byte i of the state is
+ *             byte i mod 8 of lane i / 8, least significant byte first).
+ *
+ * A state here is 25 uint64_t lanes, lane (x,y) at s[x + 5y]. The helpers
+ * below XOR bytes into / copy bytes out of such a state at any byte offset,
+ * taking whole lanes with one little-endian load or store when the bytes are
+ * lane aligned. Lengths and offsets are public; the data is not branched on.
+ */
+#ifndef MLKEM_KECCAK_INTERNAL_H
+#define MLKEM_KECCAK_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MLKEM_KECCAK_LE 1
+#else
+#define MLKEM_KECCAK_LE 0
+#endif
+
+/* Little-endian 64-bit load / store (FIPS 202 B.1 byte order). */
+static inline uint64_t mlkem_load64_le(const uint8_t *p)
+{
+#if MLKEM_KECCAK_LE
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+#endif
+}
+
+static inline void mlkem_store64_le(uint8_t *p, uint64_t v)
+{
+#if MLKEM_KECCAK_LE
+    memcpy(p, &v, 8);
+#else
+    for (unsigned i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
+
+/* XOR len bytes of in into the state s at byte offset off
+ * (off + len <= 200). */
+static inline void mlkem_state_xor_bytes(uint64_t s[25], unsigned off,
+                                         const uint8_t *in, size_t len)
+{
+    unsigned i = off / 8;
+    unsigned sh = off % 8;
+
+    /* Leading partial lane. */
+    if (sh != 0 && len > 0) {
+        uint64_t t = 0;
+        size_t n = 8 - sh < len ? 8 - sh : len;
+        for (size_t j = 0; j < n; j++)
+            t |= (uint64_t)in[j] << (8 * (sh + j));
+        s[i++] ^= t;
+        in += n;
+        len -= n;
+    }
+    /* Whole lanes. */
+    for (; len >= 8; len -= 8, in += 8)
+        s[i++] ^= mlkem_load64_le(in);
+    /* Trailing partial lane. */
+    if (len > 0) {
+        uint64_t t = 0;
+        for (size_t j = 0; j < len; j++)
+            t |= (uint64_t)in[j] << (8 * j);
+        s[i] ^= t;
+    }
+}
+
+/* Copy len bytes of the state s from byte offset off into out
+ * (off + len <= 200). */
+static inline void mlkem_state_extract_bytes(const uint64_t s[25],
+                                             unsigned off, uint8_t *out,
+                                             size_t len)
+{
+    unsigned i = off / 8;
+    unsigned sh = off % 8;
+
+    if (sh != 0 && len > 0) {
+        uint64_t t = s[i++] >> (8 * sh);
+        size_t n = 8 - sh < len ? 8 - sh : len;
+        for (size_t j = 0; j < n; j++)
+            out[j] = (uint8_t)(t >> (8 * j));
+        out += n;
+        len -= n;
+    }
+    for (; len >= 8; len -= 8, out += 8)
+        mlkem_store64_le(out, s[i++]);
+    if (len > 0) {
+        uint64_t t = s[i];
+        for (size_t j = 0; j < len; j++)
+            out[j] = (uint8_t)(t >> (8 * j));
+    }
+}
+
+/* Zero memory in a way the compiler may not drop (FIPS 203 §3.3: destroy
+ * intermediate values). keccak/ does not link libcrypto, so no
+ * OPENSSL_cleanse here. */
+static inline void mlkem_keccak_cleanse(void *p, size_t len)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    memset(p, 0, len);
+    /* The empty asm "reads" p, so the memset cannot be proven dead. */
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+    volatile uint8_t *v = (volatile uint8_t *)p;
+    while (len--)
+        *v++ = 0;
+#endif
+}
+
+#endif /* MLKEM_KECCAK_INTERNAL_H */
