@@ -1,0 +1,329 @@
+/*
+ * test_util.c: see test_util.h.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "test/common/test_util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+void test_skip(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("SKIP: ", stdout);
+    vfprintf(stdout, fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+    fflush(stdout);
+    exit(TEST_EXIT_SKIP);
+}
+
+void test_fail(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout); /* keep stdout and stderr lines in order in CTest logs */
+    va_start(ap, fmt);
+    fputs("FAIL: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* ---- hex ------------------------------------------------------------------ */
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int test_hex_decode(uint8_t *out, size_t outlen, const char *hex,
+                    size_t hexlen)
+{
+    if (hex == NULL || hexlen / 2 != outlen || hexlen % 2 != 0)
+        return -1;
+    for (size_t i = 0; i < outlen; i++) {
+        int hi = hex_digit(hex[2 * i]);
+        int lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
+}
+
+uint8_t *test_hex_decode_alloc(const char *hex, size_t *outlen)
+{
+    size_t hexlen = strlen(hex);
+    uint8_t *out;
+
+    if (hexlen % 2 != 0)
+        return NULL;
+    out = malloc(hexlen / 2 + 1); /* +1: a valid pointer for "" */
+    if (out == NULL)
+        return NULL;
+    if (test_hex_decode(out, hexlen / 2, hex, hexlen) != 0) {
+        free(out);
+        return NULL;
+    }
+    *outlen = hexlen / 2;
+    return out;
+}
+
+void test_hex_encode(char *out, const uint8_t *in, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < len; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+/* Read a stream to its end into a new NUL-terminated buffer. */
+static char *read_stream(FILE *f, size_t *len, const char *what)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+
+    if (buf == NULL) {
+        test_fail("%s: out of memory", what);
+        return NULL;
+    }
+    for (;;) {
+        size_t got;
+        if (cap - n < 2) {
+            char *nb;
+            if (cap > ((size_t)1 << 30)) {
+                test_fail("%s: larger than 1 GiB", what);
+                free(buf);
+                return NULL;
+            }
+            nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                test_fail("%s: out of memory", what);
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        test_fail("%s: read error", what);
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+char *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+
+    if (f == NULL) {
+        test_fail("cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    buf = read_stream(f, len, path);
+    fclose(f);
+    return buf;
+}
+
+char *test_read_gzip(const char *path, size_t *len)
+{
+    char cmd[4200];
+    FILE *p;
+    char *buf;
+    int status;
+    struct stat st;
+
+    /* The path goes inside single quotes; refuse one that could break out. */
+    if (strchr(path, '\'') != NULL || strlen(path) > 4000) {
+        test_fail("%s: unsupported path for gzip", path);
+        return NULL;
+    }
+    /* popen() would report a missing file only through gzip's exit status. */
+    if (stat(path, &st) != 0) {
+        test_fail("cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    snprintf(cmd, sizeof(cmd), "gzip -dc -- '%s'", path);
+    p = popen(cmd, "r");
+    if (p == NULL) {
+        test_fail("cannot run gzip for %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    buf = read_stream(p, len, path);
+    status = pclose(p);
+    if (buf != NULL && status != 0) {
+        test_fail("%s: `gzip -dc` failed (status %d)", path, status);
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* ---- vectors directory ----------------------------------------------------- */
+
+static char vectors_dir[4096];
+
+const char *test_vectors_dir(const char *what)
+{
+    const char *dir = getenv("MLKEM_VECTORS_DIR");
+    struct stat st;
+
+    if (dir == NULL || dir[0] == '\0')
+        test_skip("%s needs the third-party vectors: set MLKEM_VECTORS_DIR "
+                  "(e.g. to /work/shared/vectors)", what);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        test_skip("%s needs the third-party vectors: MLKEM_VECTORS_DIR=%s "
+                  "is not a directory", what, dir);
+    if (strlen(dir) >= sizeof(vectors_dir) - 256)
+        test_skip("%s: MLKEM_VECTORS_DIR is too long", what);
+    strcpy(vectors_dir, dir);
+    return vectors_dir;
+}
+
+const char *test_vectors_path(const char *rel)
+{
+    static char path[sizeof(vectors_dir) + 512];
+    snprintf(path, sizeof(path), "%s/%s",
+             vectors_dir[0] ? vectors_dir : ".", rel);
+    return path;
+}
+
+/* ---- name = value --------------------------------------------------------- */
+
+int test_kv_parse(test_kv *kv, const char *text, size_t len)
+{
+    size_t lines = 1, n = 0;
+    char *p, *end;
+
+    memset(kv, 0, sizeof(*kv));
+    kv->buf = malloc(len + 1);
+    if (kv->buf == NULL)
+        return -1;
+    memcpy(kv->buf, text, len);
+    kv->buf[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        lines += kv->buf[i] == '\n';
+    kv->names = calloc(lines, sizeof(*kv->names));
+    kv->values = calloc(lines, sizeof(*kv->values));
+    if (kv->names == NULL || kv->values == NULL) {
+        test_kv_free(kv);
+        return -1;
+    }
+    p = kv->buf;
+    end = kv->buf + len;
+    while (p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *line_end = nl != NULL ? nl : end;
+        char *sep;
+
+        *line_end = '\0';
+        /* a NUL inside the line ends it early: harmless, just shorter */
+        sep = strstr(p, " = ");
+        if (sep != NULL && n < lines) {
+            char *v = sep + 3;
+            char *ve = v + strlen(v);
+            char *ne = sep;
+            while (ve > v && (ve[-1] == ' ' || ve[-1] == '\r' ||
+                              ve[-1] == '\t'))
+                *--ve = '\0';
+            while (ne > p && (ne[-1] == ' ' || ne[-1] == '\t'))
+                ne--;
+            *ne = '\0';
+            kv->names[n] = p;
+            kv->values[n] = v;
+            n++;
+        }
+        p = line_end + 1;
+    }
+    kv->n = n;
+    return 0;
+}
+
+void test_kv_free(test_kv *kv)
+{
+    free(kv->buf);
+    free(kv->names);
+    free(kv->values);
+    memset(kv, 0, sizeof(*kv));
+}
+
+const char *test_kv_get(const test_kv *kv, const char *name)
+{
+    for (size_t i = 0; i < kv->n; i++)
+        if (strcmp(kv->names[i], name) == 0)
+            return kv->values[i];
+    return NULL;
+}
+
+int test_kv_hex(const test_kv *kv, const char *name, uint8_t *out,
+                size_t outlen, const char *where)
+{
+    const char *v = test_kv_get(kv, name);
+    if (v == NULL) {
+        test_fail("%s: no value named '%s'", where, name);
+        return -1;
+    }
+    if (test_hex_decode(out, outlen, v, strlen(v)) != 0) {
+        test_fail("%s: '%s' is not %zu bytes of hex (%zu characters)", where,
+                  name, outlen, strlen(v));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- comparisons and time --------------------------------------------------- */
+
+int test_bytes_eq(const char *what, const uint8_t *got, const uint8_t *exp,
+                  size_t len)
+{
+    size_t i, from, n;
+    char hg[2 * 16 + 1], he[2 * 16 + 1];
+
+    for (i = 0; i < len; i++)
+        if (got[i] != exp[i])
+            break;
+    if (i == len)
+        return 1;
+    from = i >= 4 ? i - 4 : 0;
+    n = len - from < 16 ? len - from : 16;
+    test_hex_encode(hg, got + from, n);
+    test_hex_encode(he, exp + from, n);
+    test_fail("%s: mismatch at byte %zu of %zu\n"
+              "      expected [%zu..]: %s\n"
+              "      got      [%zu..]: %s",
+              what, i, len, from, he, from, hg);
+    return 0;
+}
+
+double test_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

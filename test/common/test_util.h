@@ -1,0 +1,97 @@
+/*
+ * test_util.h: small helpers shared by the test programs.
+ *
+ *   - visible skips (exit code 77, which mlkem_add_test() maps to SKIP);
+ *   - hex decode / encode (case-insensitive input, lowercase output);
+ *   - reading a whole file, or a gzip file through `gzip -dc`;
+ *   - locating the third-party vectors (env MLKEM_VECTORS_DIR);
+ *   - a "name = value" line reader for the CCTV text files;
+ *   - byte comparison with a readable diff, and a monotonic clock.
+ *
+ * Every reader reports a malformed or missing input with a message on stderr
+ * and an error return; none of them aborts, so a bad file becomes a test
+ * failure with a reason, never a crash.
+ */
+#ifndef MLKEM_TEST_UTIL_H
+#define MLKEM_TEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TEST_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define TEST_NORETURN __attribute__((noreturn))
+#else
+#define TEST_PRINTF(f, a)
+#define TEST_NORETURN
+#endif
+
+/* The exit code CTest reports as a skip (SKIP_RETURN_CODE in test/CMakeLists). */
+#define TEST_EXIT_SKIP 77
+
+/* Print "SKIP: <reason>" on stdout and exit(77). */
+TEST_NORETURN void test_skip(const char *fmt, ...) TEST_PRINTF(1, 2);
+
+/* Print "FAIL: <reason>" on stderr (does not exit). */
+void test_fail(const char *fmt, ...) TEST_PRINTF(1, 2);
+
+/* Decode exactly `hexlen` hex digits into exactly `outlen` bytes: returns 0,
+ * or -1 (with nothing promised about out) if hexlen != 2 * outlen or a
+ * character is not a hex digit. */
+int test_hex_decode(uint8_t *out, size_t outlen, const char *hex,
+                    size_t hexlen);
+
+/* Decode a NUL-terminated hex string of any even length into a new buffer
+ * (*outlen bytes; free() it). NULL on odd length, bad digit or no memory. */
+uint8_t *test_hex_decode_alloc(const char *hex, size_t *outlen);
+
+/* Lowercase hex of len bytes into out (2 * len + 1 bytes, NUL-terminated). */
+void test_hex_encode(char *out, const uint8_t *in, size_t len);
+
+/* Read a whole file into a new NUL-terminated buffer (*len excludes the NUL;
+ * free() it). NULL with a message on stderr on any error. */
+char *test_read_file(const char *path, size_t *len);
+
+/* The same for a gzip file, decompressed by running `gzip -dc` (popen). */
+char *test_read_gzip(const char *path, size_t *len);
+
+/* The vectors directory from env MLKEM_VECTORS_DIR. Unset, empty, or not an
+ * existing directory: skip the test (exit 77) with a message naming what the
+ * test `what` needs. */
+const char *test_vectors_dir(const char *what);
+
+/* "<vectors dir>/<rel>" in a static buffer that each call overwrites. */
+const char *test_vectors_path(const char *rel);
+
+/* ---- "name = value" text (CCTV files) ----------------------------------- */
+
+/* Lines of the form "name = value", split in place. Lines without " = " are
+ * ignored (comments, blank lines). Names may be UTF-8. */
+typedef struct {
+    char *buf;            /* owned copy of the text */
+    size_t n;             /* number of entries */
+    const char **names;
+    const char **values;  /* trailing spaces and '\r' removed */
+} test_kv;
+
+/* Parse text (len bytes; need not be NUL-terminated). 0 or -1 (no memory). */
+int test_kv_parse(test_kv *kv, const char *text, size_t len);
+void test_kv_free(test_kv *kv);
+/* First value named `name`, or NULL. */
+const char *test_kv_get(const test_kv *kv, const char *name);
+/* Hex-decode the first value named `name` into exactly outlen bytes: 0, or -1
+ * with a message naming `where` (missing, wrong length, bad digit). */
+int test_kv_hex(const test_kv *kv, const char *name, uint8_t *out,
+                size_t outlen, const char *where);
+
+/* ---- comparisons and time ------------------------------------------------ */
+
+/* 1 if equal. Otherwise print "<what>: mismatch at byte i" with the expected
+ * and actual values around it (on stderr) and return 0. */
+int test_bytes_eq(const char *what, const uint8_t *got, const uint8_t *exp,
+                  size_t len);
+
+/* Monotonic seconds. */
+double test_now(void);
+
+#endif /* MLKEM_TEST_UTIL_H */
