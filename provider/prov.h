@@ -53,6 +53,10 @@ typedef struct mlkem_prov_ctx {
 #define MLKEM_OSSL_VERSION(maj, min, pat) \
     (((unsigned long)(maj) << 28) | ((unsigned long)(min) << 20) | ((unsigned long)(pat) << 4))
 
+/* Parameter names OpenSSL 3.5 uses that 3.0's core_names.h lacks. */
+#define MLKEM_PARAM_SEED "seed" /* keymgmt get/import/gen_set: 64-byte d||z */
+#define MLKEM_PARAM_IKME "ikme" /* KEM ctx: 32-byte m for the next encaps */
+
 /* ---- The ML-KEM key object (key.c) ---------------------------------------- */
 
 typedef struct mlkem_prov_key {
@@ -71,11 +75,16 @@ int mlkem_prov_key_from_seed(MLKEM_KEY *k, const uint8_t seed[64]);
 int mlkem_prov_key_from_priv(MLKEM_KEY *k, const uint8_t *dk, size_t len); /* + PCT */
 int mlkem_prov_key_from_seed_priv(MLKEM_KEY *k, const uint8_t seed[64],
                                   const uint8_t *dk, size_t len); /* agree? */
+/* from_seed honours provctx->retain_seed; from_seed_priv honours
+ * provctx->prefer_seed (no: load dk alone with a PCT, dropping the seed). */
 int mlkem_prov_key_from_pub(MLKEM_KEY *k, const uint8_t *ek, size_t len);
 int mlkem_prov_key_has(const MLKEM_KEY *k, int selection);
 /* Raise ERR_LIB_PROV-style error for a kernel error code (mlkem_err). */
 void mlkem_prov_raise_kernel_err(int err);
-/* Fill buf from the library context's RBG (RAND_priv_bytes_ex). */
+/* Fill buf from the library context's RBG (RAND_priv_bytes_ex). The first
+ * argument is an OSSL_LIB_CTX * (normally provctx->libctx); the signature
+ * matches mlkem_rand_fn, so it can be handed to the kernel directly. Returns
+ * 1/0 and raises nothing (callers raise MLKEM_R_RANDOM_FAILED). */
 int mlkem_prov_rand(void *provctx_libctx, uint8_t *buf, size_t len);
 
 /* ---- Reason codes (served to the core by prov.c's get_reason_strings) ----- */
@@ -102,6 +111,7 @@ int mlkem_prov_rand(void *provctx_libctx, uint8_t *buf, size_t len);
 #define MLKEM_R_CLASSICAL_FAILED      120 /* "classical key exchange failed" */
 #define MLKEM_R_WRONG_KEY_TYPE        121 /* "key of the wrong type" */
 #define MLKEM_R_OBJ_CREATE_FAILED     122 /* "cannot create object identifier" */
+#define MLKEM_R_KEY_MISMATCH          123 /* "public key does not match private key" */
 
 /* ERR_raise for this provider (library code is assigned by the core).
  * Implemented in prov.c through the core's new_error/set_error_debug/
