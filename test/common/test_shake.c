@@ -13,6 +13,7 @@
 
 static uint64_t round_const[24];
 static unsigned rho_offset[25];
+static unsigned pi_source[25];
 static int tables_ready;
 
 /* FIPS 202 Algorithm 5: rc(t), one bit of an LFSR. */
@@ -48,38 +49,44 @@ static void make_tables(void)
         x = nx;
         y = ny;
     }
+    /* Algorithm 3 (pi): A'[x, y] = A[(x + 3y) mod 5, x]. */
+    for (x = 0; x < 5; x++)
+        for (y = 0; y < 5; y++)
+            pi_source[x + 5 * y] = (x + 3 * y) % 5 + 5 * x;
     tables_ready = 1;
 }
 
 static uint64_t rotl(uint64_t v, unsigned n)
 {
-    return n == 0 ? v : (v << n) | (v >> (64 - n));
+    return (v << (n & 63)) | (v >> ((64 - n) & 63));
 }
 
 /* Keccak-p[1600, 24] (Algorithm 7), lane (x, y) = a[x + 5y]. */
 static void keccak_f1600(uint64_t a[25])
 {
     for (unsigned ir = 0; ir < 24; ir++) {
-        uint64_t c[5], b[25];
+        uint64_t c[5], d[5], b[25];
         /* theta (Algorithm 1) */
         for (unsigned x = 0; x < 5; x++)
             c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
-        for (unsigned x = 0; x < 5; x++) {
-            uint64_t d = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1);
-            for (unsigned y = 0; y < 5; y++)
-                a[x + 5 * y] ^= d;
-        }
-        /* rho and pi (Algorithms 2, 3): A'[x, y] = A[(x + 3y) mod 5, x] */
-        for (unsigned x = 0; x < 5; x++)
-            for (unsigned y = 0; y < 5; y++) {
-                unsigned src = (x + 3 * y) % 5 + 5 * x;
-                b[x + 5 * y] = rotl(a[src], rho_offset[src]);
-            }
+        d[0] = c[4] ^ rotl(c[1], 1);
+        d[1] = c[0] ^ rotl(c[2], 1);
+        d[2] = c[1] ^ rotl(c[3], 1);
+        d[3] = c[2] ^ rotl(c[4], 1);
+        d[4] = c[3] ^ rotl(c[0], 1);
+        for (unsigned i = 0; i < 25; i++)
+            a[i] ^= d[i % 5];
+        /* rho and pi (Algorithms 2, 3) */
+        for (unsigned i = 0; i < 25; i++)
+            b[i] = rotl(a[pi_source[i]], rho_offset[pi_source[i]]);
         /* chi (Algorithm 4) */
-        for (unsigned y = 0; y < 5; y++)
-            for (unsigned x = 0; x < 5; x++)
-                a[x + 5 * y] = b[x + 5 * y] ^
-                               (~b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
+        for (unsigned y = 0; y < 25; y += 5) {
+            a[y + 0] = b[y + 0] ^ (~b[y + 1] & b[y + 2]);
+            a[y + 1] = b[y + 1] ^ (~b[y + 2] & b[y + 3]);
+            a[y + 2] = b[y + 2] ^ (~b[y + 3] & b[y + 4]);
+            a[y + 3] = b[y + 3] ^ (~b[y + 4] & b[y + 0]);
+            a[y + 4] = b[y + 4] ^ (~b[y + 0] & b[y + 1]);
+        }
         /* iota (Algorithm 6) */
         a[0] ^= round_const[ir];
     }
