@@ -1,0 +1,40 @@
+/*
+ * kpke.h: K-PKE, the CPA-secure encryption scheme under ML-KEM (internal).
+ *
+ * References
+ *   [FIPS203] NIST FIPS 203, §5: Algorithm 13 (K-PKE.KeyGen), Algorithm 14
+ *             (K-PKE.Encrypt), Algorithm 15 (K-PKE.Decrypt).
+ *
+ * The functions work on expanded keys (kem/poly.h representation):
+ *   t_hat[k]   NTT-domain t, coefficients in [0, q);
+ *   s_hat[k]   NTT-domain s, coefficients in [0, q);
+ *   at_hat[k*k] the matrix Â stored transposed, at_hat[i*k + j] = Â[j][i]
+ *              (kem/sampling.h), coefficients in [0, q).
+ * Decoding ek (Algorithm 14 lines 2-3, with the §7.2 check) and expanding Â
+ * (lines 4-8) happen once when a key is parsed (kem/mlkem.c), not per call.
+ */
+#ifndef MLKEM_KEM_KPKE_H
+#define MLKEM_KEM_KPKE_H
+
+#include <stdint.h>
+
+#include "kem/mlkem.h"
+
+/* Algorithm 13 in full: from d, fills t_hat, s_hat, at_hat, rho and
+ * ek_pke = ByteEncode_12(t_hat) || rho (p->ek_bytes). */
+void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke,
+                       int16_t (*t_hat)[256], int16_t (*s_hat)[256],
+                       int16_t (*at_hat)[256], uint8_t rho[32],
+                       const uint8_t d[32]);
+
+/* Algorithm 14 lines 9-24: c (p->ct_bytes) from m and the randomness r. */
+void mlkem_kpke_encrypt(const mlkem_params *p, uint8_t *c,
+                        const int16_t (*t_hat)[256],
+                        const int16_t (*at_hat)[256], const uint8_t m[32],
+                        const uint8_t r[32]);
+
+/* Algorithm 15 lines 1-8 with s_hat already decoded (line 5). */
+void mlkem_kpke_decrypt(const mlkem_params *p, uint8_t m[32],
+                        const int16_t (*s_hat)[256], const uint8_t *c);
+
+#endif /* MLKEM_KEM_KPKE_H */

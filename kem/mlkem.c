@@ -1,0 +1,453 @@
+/*
+ * mlkem.c: ML-KEM (FIPS 203 §6-7): KeyGen, Encaps, Decaps, their input
+ * checks, the randomized forms, and the key API of kem/mlkem.h.
+ *
+ * References
+ *   [FIPS203] NIST FIPS 203: Algorithm 16 (ML-KEM.KeyGen_internal), 17
+ *             (ML-KEM.Encaps_internal), 18 (ML-KEM.Decaps_internal), 19
+ *             (ML-KEM.KeyGen), 20 (ML-KEM.Encaps); §7.2 (encapsulation key
+ *             check), §7.3 (decapsulation input checks); §3.3 (destruction
+ *             of intermediate values); §4.1 (H = SHA3-256, G = SHA3-512,
+ *             J = SHAKE256 with 32 bytes of output).
+ *
+ * The key API does the work; the byte API parses into a stack mlkem_key and
+ * calls it. A parsed key holds ek, H(ek), t_hat and the expanded matrix
+ * (transposed, kem/kpke.h), and for a private key s_hat and z, so:
+ *   - §7.2 (ek modulus) is checked once, in mlkem_key_set_ek / set_dk;
+ *   - §7.3 (H(ek) in dk) is checked once, in mlkem_key_set_dk;
+ *   - Â is expanded once per key, not per encapsulation or decapsulation.
+ * Every error path zeroes the secret outputs and leaves keys empty.
+ */
+#include "kem/mlkem.h"
+
+#include <string.h>
+
+#include "keccak/keccak.h"
+#include "kem/ct.h"
+#include "kem/kpke.h"
+#include "kem/poly.h"
+#include "kem/sampling.h"
+
+#if !defined(__GNUC__) && !defined(__clang__)
+volatile uint32_t mlkem_ct_opt_blocker = 0;
+#endif
+
+const char *mlkem_strerror(int err)
+{
+    switch (err) {
+    case MLKEM_OK: return "success";
+    case MLKEM_ERR_LENGTH: return "input has the wrong length";
+    case MLKEM_ERR_EK_MODULUS: return "encapsulation key not reduced mod q";
+    case MLKEM_ERR_DK_HASH:
+        return "decapsulation key hash check failed (H(ek) mismatch)";
+    case MLKEM_ERR_DK_MODULUS:
+        return "decapsulation key secret vector not reduced mod q";
+    case MLKEM_ERR_RANDOM: return "randomness source failed";
+    case MLKEM_ERR_PCT: return "pairwise consistency test failed";
+    case MLKEM_ERR_NO_KEY: return "key lacks the required component";
+    case MLKEM_ERR_SEED_MISMATCH:
+        return "seed and decapsulation key do not match";
+    default: return "unknown ML-KEM error";
+    }
+}
+
+/* ---- Parsing and checks (§7.2, §7.3) ------------------------------------ */
+
+/*
+ * ek = ByteEncode_12(t_hat) || rho: decodes t_hat and performs the §7.2
+ * modulus check (ByteEncode_12(ByteDecode_12(ek)) = ek, i.e. every 12-bit
+ * value < q). The verdict is computed without branches but then branched
+ * on: ek is public, so whether it is reduced is public too.
+ */
+static int parse_ek(const mlkem_params *p, int16_t (*t_hat)[256],
+                    const uint8_t *ek, size_t len)
+{
+    uint32_t ok = 0xffffffffu;
+
+    if (len != p->ek_bytes)
+        return MLKEM_ERR_LENGTH;
+    for (unsigned i = 0; i < p->k; i++)
+        ok &= mlkem_poly_frombytes(t_hat[i], ek + 384 * i);
+    return ok ? MLKEM_OK : MLKEM_ERR_EK_MODULUS;
+}
+
+/*
+ * dk = dk_pke || ek || H(ek) || z (Algorithm 16 line 3). Checks, in order:
+ * length (§7.3 "decapsulation key type check"), the hash check
+ * H(dk[384k : 768k + 32]) = dk[768k + 32 : 768k + 64] (§7.3), the §7.2
+ * modulus check on the embedded ek, and that every coefficient of s_hat is
+ * < q. The last is stricter than FIPS 203 (whose ByteDecode_12 would reduce
+ * mod q) and matches kem/mlkem.h. It is computed in constant time over the
+ * secret s; only the one-bit verdict is branched on (an error reveals it
+ * anyway). Fills t_hat and s_hat.
+ */
+static int parse_dk(const mlkem_params *p, int16_t (*t_hat)[256],
+                    int16_t (*s_hat)[256], const uint8_t *dk, size_t len)
+{
+    const size_t k = p->k;
+    const uint8_t *ek = dk + 384 * k;
+    uint8_t h[32];
+    uint32_t ok = 0xffffffffu;
+    int ret;
+
+    if (len != p->dk_bytes)
+        return MLKEM_ERR_LENGTH;
+    /* §7.3 hash check: both sides are public (a hash of the public ek). */
+    sha3_256(h, ek, p->ek_bytes);
+    if (mlkem_ct_memneq(h, ek + p->ek_bytes, 32))
+        return MLKEM_ERR_DK_HASH;
+    ret = parse_ek(p, t_hat, ek, p->ek_bytes);
+    if (ret != MLKEM_OK)
+        return ret;
+    for (unsigned i = 0; i < k; i++)
+        ok &= mlkem_poly_frombytes(s_hat[i], dk + 384 * i);
+    return mlkem_ct_barrier_u32(ok) ? MLKEM_OK : MLKEM_ERR_DK_MODULUS;
+}
+
+int mlkem_check_ek(const mlkem_params *p, const uint8_t *ek, size_t ek_len)
+{
+    int16_t t_hat[MLKEM_MAX_K][256];
+    return parse_ek(p, t_hat, ek, ek_len);
+}
+
+int mlkem_check_dk(const mlkem_params *p, const uint8_t *dk, size_t dk_len)
+{
+    int16_t t_hat[MLKEM_MAX_K][256];
+    int16_t s_hat[MLKEM_MAX_K][256];
+    int ret = parse_dk(p, t_hat, s_hat, dk, dk_len);
+    mlkem_cleanse(s_hat, sizeof(s_hat));
+    return ret;
+}
+
+/* ---- Key API ------------------------------------------------------------- */
+
+void mlkem_key_init(mlkem_key *key, const mlkem_params *p)
+{
+    memset(key, 0, sizeof(*key));
+    key->params = p;
+}
+
+void mlkem_key_cleanse(mlkem_key *key)
+{
+    const mlkem_params *p = key->params;
+    mlkem_cleanse(key, sizeof(*key));
+    key->params = p;
+}
+
+/* Implements FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal), lines 1-2,
+ * into a key; line 3's dk is encoded by mlkem_key_encode_dk on demand. */
+int mlkem_key_generate(mlkem_key *key, const uint8_t d[32],
+                       const uint8_t z[32])
+{
+    const mlkem_params *p = key->params;
+
+    if (p == NULL)
+        return MLKEM_ERR_NO_KEY;
+    mlkem_key_cleanse(key);
+    /* Line 1: (ek_pke, dk_pke) = K-PKE.KeyGen(d). */
+    mlkem_kpke_keygen(p, key->ek, key->t_hat, key->s_hat, key->a_hat,
+                      key->rho, d);
+    /* Line 3's H(ek), cached. */
+    sha3_256(key->h, key->ek, p->ek_bytes);
+    memcpy(key->z, z, 32);
+    memcpy(key->seed, d, 32);
+    memcpy(key->seed + 32, z, 32);
+    key->flags = MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV | MLKEM_KEY_HAS_SEED;
+    return MLKEM_OK;
+}
+
+int mlkem_key_set_ek(mlkem_key *key, const uint8_t *ek, size_t len)
+{
+    const mlkem_params *p = key->params;
+    int ret;
+
+    if (p == NULL)
+        return MLKEM_ERR_NO_KEY;
+    mlkem_key_cleanse(key);
+    ret = parse_ek(p, key->t_hat, ek, len); /* §7.2 */
+    if (ret != MLKEM_OK) {
+        mlkem_key_cleanse(key);
+        return ret;
+    }
+    memcpy(key->ek, ek, p->ek_bytes);
+    memcpy(key->rho, ek + 384 * p->k, 32);
+    sha3_256(key->h, ek, p->ek_bytes);
+    mlkem_gen_matrix_transposed(key->a_hat, key->rho, p->k);
+    key->flags = MLKEM_KEY_HAS_PUB;
+    return MLKEM_OK;
+}
+
+int mlkem_key_set_dk(mlkem_key *key, const uint8_t *dk, size_t len)
+{
+    const mlkem_params *p = key->params;
+    int ret;
+
+    if (p == NULL)
+        return MLKEM_ERR_NO_KEY;
+    mlkem_key_cleanse(key);
+    ret = parse_dk(p, key->t_hat, key->s_hat, dk, len); /* §7.3 */
+    if (ret != MLKEM_OK) {
+        mlkem_key_cleanse(key);
+        return ret;
+    }
+    const uint8_t *ek = dk + 384 * p->k;
+    memcpy(key->ek, ek, p->ek_bytes);
+    memcpy(key->h, ek + p->ek_bytes, 32);
+    memcpy(key->z, ek + p->ek_bytes + 32, 32);
+    memcpy(key->rho, ek + 384 * p->k, 32);
+    mlkem_gen_matrix_transposed(key->a_hat, key->rho, p->k);
+    key->flags = MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV;
+    return MLKEM_OK;
+}
+
+int mlkem_key_encode_ek(const mlkem_key *key, uint8_t *out)
+{
+    if (key->params == NULL || !(key->flags & MLKEM_KEY_HAS_PUB))
+        return MLKEM_ERR_NO_KEY;
+    memcpy(out, key->ek, key->params->ek_bytes);
+    return MLKEM_OK;
+}
+
+/* dk = ByteEncode_12(s_hat) || ek || H(ek) || z (Algorithm 16, line 3;
+ * Algorithm 13, line 20). */
+int mlkem_key_encode_dk(const mlkem_key *key, uint8_t *out)
+{
+    const mlkem_params *p = key->params;
+
+    if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PRIV))
+        return MLKEM_ERR_NO_KEY;
+    for (unsigned i = 0; i < p->k; i++)
+        mlkem_poly_tobytes(out + 384 * i, key->s_hat[i]);
+    memcpy(out + 384 * p->k, key->ek, p->ek_bytes);
+    memcpy(out + 384 * p->k + p->ek_bytes, key->h, 32);
+    memcpy(out + 384 * p->k + p->ek_bytes + 32, key->z, 32);
+    return MLKEM_OK;
+}
+
+/*
+ * Implements FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal), lines 1-3,
+ * with H(ek) taken from the key (computed when ek was parsed).
+ */
+int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
+                     const uint8_t m[32])
+{
+    const mlkem_params *p = key->params;
+    uint8_t in[64], g[64];
+
+    if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PUB)) {
+        if (p != NULL)
+            memset(c, 0, p->ct_bytes);
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_NO_KEY;
+    }
+    /* Line 1: (K, r) = G(m || H(ek)). */
+    memcpy(in, m, 32);
+    memcpy(in + 32, key->h, 32);
+    sha3_512(g, in, 64);
+    /* Line 2: c = K-PKE.Encrypt(ek, m, r). */
+    mlkem_kpke_encrypt(p, c, (const int16_t(*)[256])key->t_hat,
+                       (const int16_t(*)[256])key->a_hat, m, g + 32);
+    memcpy(K, g, 32);
+    mlkem_cleanse(in, sizeof(in));
+    mlkem_cleanse(g, sizeof(g));
+    return MLKEM_OK;
+}
+
+/*
+ * Implements FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal), lines 1-12,
+ * after the §7.3 ciphertext length check. The dk checks were done when the
+ * key was parsed; lines 1-4 read the parsed parts. Lines 9-11 (implicit
+ * rejection) are a constant-time compare of c with c' and a constant-time
+ * conditional move of K-bar over K'.
+ */
+int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
+                     size_t c_len)
+{
+    const mlkem_params *p = key->params;
+    uint8_t mh[64], g[64], kbar[32];
+    uint8_t cp[MLKEM_MAX_CT_BYTES];
+    keccak_ctx j;
+
+    if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PRIV)) {
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_NO_KEY;
+    }
+    if (c_len != p->ct_bytes) { /* §7.3 ciphertext type check */
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_LENGTH;
+    }
+    /* Line 5: m' = K-PKE.Decrypt(dk_pke, c). */
+    mlkem_kpke_decrypt(p, mh, (const int16_t(*)[256])key->s_hat, c);
+    /* Line 6: (K', r') = G(m' || h). */
+    memcpy(mh + 32, key->h, 32);
+    sha3_512(g, mh, 64);
+    /* Line 7: K-bar = J(z || c) = SHAKE256(z || c, 32). */
+    shake256_init(&j);
+    shake_absorb(&j, key->z, 32);
+    shake_absorb(&j, c, c_len);
+    shake_finalize(&j);
+    shake_squeeze(&j, kbar, 32);
+    keccak_ctx_cleanse(&j);
+    /* Line 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
+    mlkem_kpke_encrypt(p, cp, (const int16_t(*)[256])key->t_hat,
+                       (const int16_t(*)[256])key->a_hat, mh, g + 32);
+    /* Lines 9-11: if c != c' then K' = K-bar, without a branch. */
+    uint8_t reject = mlkem_ct_memneq(c, cp, p->ct_bytes);
+    mlkem_ct_cmov(g, kbar, 32, reject);
+    memcpy(K, g, 32);
+
+    mlkem_cleanse(mh, sizeof(mh));
+    mlkem_cleanse(g, sizeof(g));
+    mlkem_cleanse(kbar, sizeof(kbar));
+    mlkem_cleanse(cp, sizeof(cp));
+    return MLKEM_OK;
+}
+
+int mlkem_key_pct(const mlkem_key *key, mlkem_rand_fn rnd, void *arg)
+{
+    const mlkem_params *p = key->params;
+    uint8_t m[32], k1[32], k2[32];
+    uint8_t c[MLKEM_MAX_CT_BYTES];
+    int ret;
+
+    if (p == NULL || (key->flags & (MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV)) !=
+                         (MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV))
+        return MLKEM_ERR_NO_KEY;
+    if (!rnd(arg, m, sizeof(m))) {
+        ret = MLKEM_ERR_RANDOM;
+        goto end;
+    }
+    ret = mlkem_key_encaps(key, c, k1, m);
+    if (ret == MLKEM_OK)
+        ret = mlkem_key_decaps(key, k2, c, p->ct_bytes);
+    if (ret == MLKEM_OK && mlkem_ct_memneq(k1, k2, 32))
+        ret = MLKEM_ERR_PCT;
+end:
+    mlkem_cleanse(m, sizeof(m));
+    mlkem_cleanse(k1, sizeof(k1));
+    mlkem_cleanse(k2, sizeof(k2));
+    return ret;
+}
+
+int mlkem_key_ek_equal(const mlkem_key *a, const mlkem_key *b)
+{
+    if (a->params == NULL || a->params != b->params ||
+        !(a->flags & MLKEM_KEY_HAS_PUB) || !(b->flags & MLKEM_KEY_HAS_PUB))
+        return 0;
+    return !mlkem_ct_memneq(a->ek, b->ek, a->params->ek_bytes);
+}
+
+/* ---- Byte API ------------------------------------------------------------ */
+
+/* Implements FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal), lines 1-4. */
+int mlkem_keygen_internal(const mlkem_params *p, uint8_t *ek, uint8_t *dk,
+                          const uint8_t d[32], const uint8_t z[32])
+{
+    mlkem_key key;
+    int ret;
+
+    mlkem_key_init(&key, p);
+    ret = mlkem_key_generate(&key, d, z);
+    if (ret == MLKEM_OK)
+        ret = mlkem_key_encode_ek(&key, ek);
+    if (ret == MLKEM_OK)
+        ret = mlkem_key_encode_dk(&key, dk);
+    if (ret != MLKEM_OK && p != NULL) {
+        memset(ek, 0, p->ek_bytes);
+        mlkem_cleanse(dk, p->dk_bytes);
+    }
+    mlkem_key_cleanse(&key);
+    return ret;
+}
+
+/* §7.2 input check, then Algorithm 17 (ML-KEM.Encaps_internal). */
+int mlkem_encaps_internal(const mlkem_params *p, uint8_t *c, uint8_t K[32],
+                          const uint8_t *ek, size_t ek_len, const uint8_t m[32])
+{
+    mlkem_key key;
+    int ret;
+
+    mlkem_key_init(&key, p);
+    ret = mlkem_key_set_ek(&key, ek, ek_len);
+    if (ret == MLKEM_OK)
+        ret = mlkem_key_encaps(&key, c, K, m);
+    if (ret != MLKEM_OK) {
+        if (p != NULL)
+            memset(c, 0, p->ct_bytes);
+        mlkem_cleanse(K, 32);
+    }
+    /* key holds only public data (ek, t_hat, Â): no cleanse needed. */
+    return ret;
+}
+
+/* §7.3 input checks, then Algorithm 18 (ML-KEM.Decaps_internal). The
+ * ciphertext length is checked first, as §7.3 lists it first. */
+int mlkem_decaps_internal(const mlkem_params *p, uint8_t K[32],
+                          const uint8_t *c, size_t c_len, const uint8_t *dk,
+                          size_t dk_len)
+{
+    mlkem_key key;
+    int ret;
+
+    if (p == NULL) {
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_NO_KEY;
+    }
+    if (c_len != p->ct_bytes) {
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_LENGTH;
+    }
+    mlkem_key_init(&key, p);
+    ret = mlkem_key_set_dk(&key, dk, dk_len);
+    if (ret == MLKEM_OK)
+        ret = mlkem_key_decaps(&key, K, c, c_len);
+    else
+        mlkem_cleanse(K, 32);
+    mlkem_key_cleanse(&key);
+    return ret;
+}
+
+/* Implements FIPS 203, Algorithm 19 (ML-KEM.KeyGen): d and z from the RBG
+ * (one 64-byte request, d first), then KeyGen_internal. */
+int mlkem_keygen(const mlkem_params *p, uint8_t *ek, uint8_t *dk,
+                 mlkem_rand_fn rnd, void *arg)
+{
+    uint8_t dz[64];
+    int ret;
+
+    if (p == NULL)
+        return MLKEM_ERR_NO_KEY;
+    if (!rnd(arg, dz, sizeof(dz))) {
+        memset(ek, 0, p->ek_bytes);
+        mlkem_cleanse(dk, p->dk_bytes);
+        ret = MLKEM_ERR_RANDOM;
+    } else {
+        ret = mlkem_keygen_internal(p, ek, dk, dz, dz + 32);
+    }
+    mlkem_cleanse(dz, sizeof(dz));
+    return ret;
+}
+
+/* Implements FIPS 203, Algorithm 20 (ML-KEM.Encaps): m from the RBG, then
+ * the §7.2 check and Encaps_internal. */
+int mlkem_encaps(const mlkem_params *p, uint8_t *c, uint8_t K[32],
+                 const uint8_t *ek, size_t ek_len, mlkem_rand_fn rnd,
+                 void *arg)
+{
+    uint8_t m[32];
+    int ret;
+
+    if (p == NULL) {
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_NO_KEY;
+    }
+    if (!rnd(arg, m, sizeof(m))) {
+        memset(c, 0, p->ct_bytes);
+        mlkem_cleanse(K, 32);
+        ret = MLKEM_ERR_RANDOM;
+    } else {
+        ret = mlkem_encaps_internal(p, c, K, ek, ek_len, m);
+    }
+    mlkem_cleanse(m, sizeof(m));
+    return ret;
+}

@@ -1,0 +1,219 @@
+/*
+ * sampling.c: SampleNTT (Algorithm 7) for the matrix Â, SamplePolyCBD
+ * (Algorithm 8) with PRF for s, e, y, e1, e2, and the portable rejection
+ * kernel.
+ *
+ * References
+ *   [FIPS203] NIST FIPS 203: Algorithms 7, 8; §4.1 (PRF, XOF); Algorithm 13
+ *             lines 3-15; Algorithm 14 lines 4-17.
+ *   [FIPS202] NIST FIPS 202: SHAKE128 (rate 168), SHAKE256 (rate 136).
+ *
+ * Permutation budget (see kem/sampling.h): streams go through keccak_x4 in
+ * groups of exactly four, leftovers through single sponges. SampleNTT
+ * squeezes 3 SHAKE128 blocks (504 bytes, 336 candidates) at once, which is
+ * enough with probability about 0.992, and then one block at a time only
+ * while some stream is still short.
+ */
+#include "kem/sampling.h"
+
+#include <string.h>
+
+#include "arch/backend.h"
+#include "keccak/keccak.h"
+#include "kem/ct.h"
+#include "kem/mlkem.h"
+
+#define XOF_BLOCKS_FIRST 3 /* 3 * 168 = 504 bytes, a multiple of 3 */
+
+/*
+ * Implements FIPS 203, Algorithm 7 (SampleNTT), lines 5-12, on a buffer of
+ * XOF output: every 3 bytes give two 12-bit candidates d1, d2, each kept if
+ * below q, until len values are written. Returns the number written.
+ * Public data only (the XOF output of rho), so the branches are fine.
+ */
+unsigned mlkem_rej_uniform_portable(int16_t *r, unsigned len,
+                                    const uint8_t *buf, size_t buflen)
+{
+    unsigned ctr = 0;
+    size_t pos = 0;
+
+    while (ctr < len && pos + 3 <= buflen) {
+        uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
+        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+        pos += 3;
+        if (d1 < MLKEM_Q)
+            r[ctr++] = (int16_t)d1;
+        if (d2 < MLKEM_Q && ctr < len)
+            r[ctr++] = (int16_t)d2;
+    }
+    return ctr;
+}
+
+/* SampleNTT of one seed rho || b0 || b1 with a single-state SHAKE128
+ * (Algorithm 7 lines 1-4 absorb, then the loop of lines 5-12 blockwise). */
+static void sample_ntt_x1(int16_t r[256], const uint8_t seed[34])
+{
+    const struct mlkem_backend *b = mlkem_backend();
+    uint8_t buf[XOF_BLOCKS_FIRST * SHAKE128_RATE];
+    keccak_ctx ctx;
+
+    shake128_init(&ctx);
+    shake_absorb(&ctx, seed, 34);
+    shake_finalize(&ctx);
+    shake_squeezeblocks(&ctx, buf, XOF_BLOCKS_FIRST);
+    unsigned ctr = b->rej_uniform(r, 256, buf, sizeof(buf));
+    while (ctr < 256) {
+        shake_squeezeblocks(&ctx, buf, 1);
+        ctr += b->rej_uniform(r + ctr, 256 - ctr, buf, SHAKE128_RATE);
+    }
+}
+
+/* SampleNTT of four seeds at once on keccak_x4. */
+static void sample_ntt_x4(int16_t *const r[4], const uint8_t seed[4][34])
+{
+    const struct mlkem_backend *b = mlkem_backend();
+    uint8_t buf[4][XOF_BLOCKS_FIRST * SHAKE128_RATE];
+    uint8_t *const out[4] = {buf[0], buf[1], buf[2], buf[3]};
+    const uint8_t *const in[4] = {seed[0], seed[1], seed[2], seed[3]};
+    unsigned ctr[4];
+    keccak_x4 st;
+
+    keccak_x4_absorb_once(&st, SHAKE128_RATE, 0x1f, in, 34);
+    keccak_x4_squeezeblocks(&st, SHAKE128_RATE, out, XOF_BLOCKS_FIRST);
+    for (unsigned l = 0; l < 4; l++)
+        ctr[l] = b->rej_uniform(r[l], 256, buf[l], sizeof(buf[l]));
+    while (ctr[0] < 256 || ctr[1] < 256 || ctr[2] < 256 || ctr[3] < 256) {
+        uint8_t *const more[4] = {
+            ctr[0] < 256 ? buf[0] : NULL, ctr[1] < 256 ? buf[1] : NULL,
+            ctr[2] < 256 ? buf[2] : NULL, ctr[3] < 256 ? buf[3] : NULL};
+        keccak_x4_squeezeblocks(&st, SHAKE128_RATE, more, 1);
+        for (unsigned l = 0; l < 4; l++) {
+            if (ctr[l] < 256)
+                ctr[l] += b->rej_uniform(r[l] + ctr[l], 256 - ctr[l], buf[l],
+                                         SHAKE128_RATE);
+        }
+    }
+}
+
+void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
+                                 unsigned k)
+{
+    const unsigned n = k * k;
+    uint8_t seed[4][34];
+    int16_t *r[4];
+    unsigned e = 0;
+
+    for (unsigned l = 0; l < 4; l++)
+        memcpy(seed[l], rho, 32);
+    /* Entry e = i * k + j holds Â[j][i] = SampleNTT(rho || i || j). */
+    for (; e + 4 <= n; e += 4) {
+        for (unsigned l = 0; l < 4; l++) {
+            seed[l][32] = (uint8_t)((e + l) / k);
+            seed[l][33] = (uint8_t)((e + l) % k);
+            r[l] = at[e + l];
+        }
+        sample_ntt_x4(r, (const uint8_t(*)[34])seed);
+    }
+    for (; e < n; e++) {
+        seed[0][32] = (uint8_t)(e / k);
+        seed[0][33] = (uint8_t)(e % k);
+        sample_ntt_x1(at[e], seed[0]);
+    }
+}
+
+static inline uint32_t load32_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+
+static inline uint32_t load24_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16);
+}
+
+/*
+ * Implements FIPS 203, Algorithm 8 (SamplePolyCBD_eta), lines 1-6, on
+ * 64 * eta bytes: f_i = sum_{j<eta} b[2 i eta + j] - sum_{j<eta}
+ * b[2 i eta + eta + j]. Bit-sliced: adding the eta shifted copies of a word
+ * masked to every eta-th bit leaves in each eta-bit field the sum of its
+ * bits; a coefficient is then the difference of two adjacent fields. No
+ * branches or indices depend on the (secret) bytes.
+ */
+void mlkem_poly_cbd(int16_t r[256], const uint8_t *buf, unsigned eta)
+{
+    if (eta == 2) {
+        for (unsigned i = 0; i < 32; i++) {
+            uint32_t t = load32_le(buf + 4 * i);
+            uint32_t d = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
+            for (unsigned j = 0; j < 8; j++) {
+                int16_t x = (int16_t)((d >> (4 * j)) & 3);
+                int16_t y = (int16_t)((d >> (4 * j + 2)) & 3);
+                r[8 * i + j] = (int16_t)(x - y);
+            }
+        }
+    } else { /* eta == 3 */
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t t = load24_le(buf + 3 * i);
+            uint32_t d = (t & 0x249249u) + ((t >> 1) & 0x249249u) +
+                         ((t >> 2) & 0x249249u);
+            for (unsigned j = 0; j < 4; j++) {
+                int16_t x = (int16_t)((d >> (6 * j)) & 7);
+                int16_t y = (int16_t)((d >> (6 * j + 3)) & 7);
+                r[4 * i + j] = (int16_t)(x - y);
+            }
+        }
+    }
+}
+
+#define PRF_MAX_BLOCKS 2 /* 64 * 3 = 192 bytes <= 2 * 136 */
+
+static unsigned prf_blocks(unsigned eta)
+{
+    return (64 * eta + SHAKE256_RATE - 1) / SHAKE256_RATE;
+}
+
+void mlkem_sample_cbd_many(int16_t *const r[], const unsigned eta[], unsigned n,
+                           const uint8_t seed[32], uint8_t nonce0)
+{
+    uint8_t in[4][33];
+    uint8_t buf[4][PRF_MAX_BLOCKS * SHAKE256_RATE];
+    unsigned idx[2 * MLKEM_MAX_K + 1];
+
+    for (unsigned l = 0; l < 4; l++)
+        memcpy(in[l], seed, 32);
+
+    /* One pass per eta: streams of equal length share x4 calls. */
+    for (unsigned e = 2; e <= 3; e++) {
+        const unsigned nb = prf_blocks(e);
+        unsigned m = 0, s = 0;
+        for (unsigned i = 0; i < n; i++) {
+            if (eta[i] == e)
+                idx[m++] = i;
+        }
+        for (; s + 4 <= m; s += 4) {
+            keccak_x4 st;
+            const uint8_t *const pin[4] = {in[0], in[1], in[2], in[3]};
+            uint8_t *const out[4] = {buf[0], buf[1], buf[2], buf[3]};
+            for (unsigned l = 0; l < 4; l++)
+                in[l][32] = (uint8_t)(nonce0 + idx[s + l]);
+            keccak_x4_absorb_once(&st, SHAKE256_RATE, 0x1f, pin, 33);
+            keccak_x4_squeezeblocks(&st, SHAKE256_RATE, out, nb);
+            keccak_x4_cleanse(&st);
+            for (unsigned l = 0; l < 4; l++)
+                mlkem_poly_cbd(r[idx[s + l]], buf[l], e);
+        }
+        for (; s < m; s++) {
+            keccak_ctx ctx;
+            in[0][32] = (uint8_t)(nonce0 + idx[s]);
+            shake256_init(&ctx);
+            shake_absorb(&ctx, in[0], 33);
+            shake_finalize(&ctx);
+            shake_squeezeblocks(&ctx, buf[0], nb);
+            keccak_ctx_cleanse(&ctx);
+            mlkem_poly_cbd(r[idx[s]], buf[0], e);
+        }
+    }
+    mlkem_cleanse(in, sizeof(in));
+    mlkem_cleanse(buf, sizeof(buf));
+}
