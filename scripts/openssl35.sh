@@ -113,6 +113,7 @@ fi
 tmp="$(mktemp -d "$BUILDROOT/openssl35.XXXXXX")" || die "mktemp failed under $BUILDROOT"
 cleanup() { rm -rf "$tmp" "$PREFIX.tmp"; }
 trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 
 # --- private apt configuration for trixie sources ---------------------------
 # Find the URI (and keyring) of the machine's main Debian source: the entry
@@ -188,6 +189,7 @@ APT_OPTS=(
     -o "Dir::Cache::pkgcache="
     -o "Dir::Cache::srcpkgcache="
     -o "APT::Get::List-Cleanup=false"
+    -o "APT::Sandbox::User=root"
 )
 
 msg "apt-get update (private trixie deb-src list)"
@@ -196,17 +198,32 @@ apt-get "${APT_OPTS[@]}" -q update >"$tmp/apt-update.log" 2>&1 || {
     die "apt-get update for trixie sources failed"
 }
 
-msg "fetching openssl source $VERSION"
-if ! (cd "$tmp/src" && apt-get "${APT_OPTS[@]}" -q source --download-only \
-        "openssl=$VERSION") >"$tmp/apt-source.log" 2>&1; then
-    msg "openssl=$VERSION not available; falling back to the newest trixie openssl"
-    tail -n 5 "$tmp/apt-source.log" >&2
+fetch_source() {  # $1: "openssl" or "openssl=VERSION"
     rm -f "$tmp/src"/* 2>/dev/null || true
-    (cd "$tmp/src" && apt-get "${APT_OPTS[@]}" -q source --download-only openssl) \
-        >"$tmp/apt-source.log" 2>&1 || {
-        tail -n 20 "$tmp/apt-source.log" >&2
-        die "apt-get source openssl failed"
-    }
+    (cd "$tmp/src" && apt-get "${APT_OPTS[@]}" -q source --download-only "$1") \
+        >"$tmp/apt-source.log" 2>&1
+}
+
+msg "fetching openssl source $VERSION"
+if ! fetch_source "openssl=$VERSION"; then
+    tail -n 3 "$tmp/apt-source.log" >&2
+    msg "openssl=$VERSION not available; falling back to the newest trixie openssl"
+    if ! fetch_source openssl; then
+        tail -n 3 "$tmp/apt-source.log" >&2
+        # The index may list versions the mirror no longer serves (404):
+        # try every listed version, newest first.
+        fetched=""
+        for v in $(apt-cache "${APT_OPTS[@]}" showsrc openssl 2>/dev/null \
+                   | sed -n 's/^Version: *//p' | sort -u -V -r); do
+            [ "$v" = "$VERSION" ] && continue
+            msg "trying openssl=$v"
+            if fetch_source "openssl=$v"; then fetched=$v; break; fi
+        done
+        [ -n "$fetched" ] || {
+            tail -n 20 "$tmp/apt-source.log" >&2
+            die "apt-get source openssl failed for every trixie version"
+        }
+    fi
 fi
 
 dsc="$(ls "$tmp"/src/openssl_*.dsc 2>/dev/null | head -n1)"
