@@ -226,10 +226,14 @@ if ! fetch_source "openssl=$VERSION"; then
     fi
 fi
 
-dsc="$(ls "$tmp"/src/openssl_*.dsc 2>/dev/null | head -n1)"
-orig="$(ls "$tmp"/src/openssl_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n1)"
+dsc="" orig=""
+for f in "$tmp"/src/openssl_*.dsc; do [ -f "$f" ] && { dsc=$f; break; }; done
+for f in "$tmp"/src/openssl_*.orig.tar.*; do
+    case "$f" in *.asc) continue ;; esac
+    [ -f "$f" ] && { orig=$f; break; }
+done
 [ -n "$orig" ] || die "no openssl .orig tarball was downloaded (see $tmp/apt-source.log)"
-got_version="$(sed -n 's/^Version: *//p' "$dsc" 2>/dev/null | head -n1)"
+got_version="$(sed -n 's/^Version: *//p' "$dsc" 2>/dev/null | head -n1 || true)"
 msg "downloaded $(basename "$orig") (Debian version ${got_version:-unknown})"
 
 mkdir -p "$tmp/tree"
