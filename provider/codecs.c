@@ -1,0 +1,842 @@
+/*
+ * codecs.c: ML-KEM key encoders and decoders.
+ *
+ *   encoders  SubjectPublicKeyInfo, PrivateKeyInfo and EncryptedPrivateKeyInfo
+ *             as DER and PEM, and text (`openssl pkey -text`), for
+ *             ML-KEM-512/768/1024;
+ *   decoders  DER SubjectPublicKeyInfo and PrivateKeyInfo (PEM -> DER and
+ *             EncryptedPrivateKeyInfo -> PrivateKeyInfo are the default
+ *             provider's job, so applications load `mlkem` and `default`).
+ *
+ * References
+ *   [OSSL35] OpenSSL 3.5 ml_kem_codecs.c / encode_key2any.c / encode_key2text.c:
+ *            the layouts (codecs_der.h), the format names, and the text
+ *            layout this file reproduces byte for byte.
+ *   [NOTES]  /work/shared/notes/openssl.md §6 (layouts, sizes), §7 (knobs).
+ *
+ * Private key formats follow the provider configuration (prov.h):
+ * ml-kem.output_formats is an ordered preference list (the first format the
+ * key can produce is written: seed formats need the seed to be retained);
+ * ml-kem.input_formats lists the formats a decoder accepts.
+ *
+ * Decoder contract with the core (OpenSSL 3.0-3.6 decoder_lib.c): a decoder
+ * returns 1 without calling the data callback when the input is not its own
+ * (another algorithm or structure), so the chain tries other decoders; it
+ * returns 0, with a precise MLKEM_R_* error raised, when the input names
+ * this parameter set's OID but is malformed or fails a FIPS 203 check.
+ * Private-key bytes are only ever held in OPENSSL_secure memory, cleared on
+ * free.
+ *
+ * Trace: when the environment variable MLKEM_TRACE is set to a non-empty
+ * value, every encode and decode writes one line to stderr, e.g.
+ * "mlkem: decode ML-KEM-768 PrivateKeyInfo seed-priv". The line names the
+ * operation, parameter set, structure and format, never key material. It
+ * exists so tests can prove which provider served an operation.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bio.h>
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/core_object.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
+
+#include "provider/codecs_der.h"
+#include "provider/prov.h"
+
+/* ---- Typed declarations of what the dispatch tables reference ------------- */
+
+static OSSL_FUNC_encoder_freectx_fn enc_freectx;
+static OSSL_FUNC_encoder_set_ctx_params_fn enc_set_ctx_params;
+static OSSL_FUNC_encoder_settable_ctx_params_fn enc_settable_ctx_params;
+static OSSL_FUNC_encoder_does_selection_fn enc_does_selection_pub;
+static OSSL_FUNC_encoder_does_selection_fn enc_does_selection_priv;
+static OSSL_FUNC_encoder_does_selection_fn enc_does_selection_text;
+static OSSL_FUNC_encoder_import_object_fn enc_import_object;
+static OSSL_FUNC_encoder_free_object_fn enc_free_object;
+static OSSL_FUNC_encoder_encode_fn enc_encode;
+
+static OSSL_FUNC_decoder_freectx_fn dec_freectx;
+static OSSL_FUNC_decoder_set_ctx_params_fn dec_set_ctx_params;
+static OSSL_FUNC_decoder_settable_ctx_params_fn dec_settable_ctx_params;
+static OSSL_FUNC_decoder_does_selection_fn dec_does_selection_pub;
+static OSSL_FUNC_decoder_does_selection_fn dec_does_selection_priv;
+static OSSL_FUNC_decoder_decode_fn dec_decode;
+static OSSL_FUNC_decoder_export_object_fn dec_export_object;
+
+typedef enum { ST_SPKI, ST_PKI, ST_EPKI, ST_TEXT } codec_structure;
+typedef enum { OUT_DER, OUT_PEM, OUT_TEXT } codec_output;
+
+static const char *const structure_names[] = {
+    "SubjectPublicKeyInfo", "PrivateKeyInfo", "EncryptedPrivateKeyInfo", "text"
+};
+static const char *const output_names[] = { "der", "pem", "text" };
+
+/* ---- Trace ------------------------------------------------------------------ */
+
+static void codec_trace(const char *fmt, ...)
+{
+    const char *t = getenv("MLKEM_TRACE");
+    va_list ap;
+
+    if (t == NULL || *t == '\0')
+        return;
+    va_start(ap, fmt);
+    fputs("mlkem: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* ---- Helpers ---------------------------------------------------------------- */
+
+static const OSSL_DISPATCH *keymgmt_functions(const mlkem_params *p)
+{
+    switch (p->variant) {
+    case MLKEM_512:
+        return mlkem_512_keymgmt_functions;
+    case MLKEM_768:
+        return mlkem_768_keymgmt_functions;
+    default:
+        return mlkem_1024_keymgmt_functions;
+    }
+}
+
+static void (*dispatch_find(const OSSL_DISPATCH *t, int id))(void)
+{
+    for (; t->function_id != 0; t++)
+        if (t->function_id == id)
+            return t->function;
+    return NULL;
+}
+
+/*
+ * "Levels" selection check, as OpenSSL's own codecs do: a request that
+ * includes the private key is served only by private-key structures, one
+ * that includes the public key (but not the private key) only by public-key
+ * structures. 0 means "guess" and matches everything.
+ */
+static int selection_matches(int selection, int mask)
+{
+    if (selection == 0)
+        return 1;
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
+        return (mask & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0)
+        return (mask & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0;
+    return 0;
+}
+
+static int format_listed(const int *list, mlkem_fmt fmt)
+{
+    for (size_t i = 0; i < MLKEM_FMT_COUNT && list[i] >= 0; i++)
+        if (list[i] == (int)fmt)
+            return 1;
+    return 0;
+}
+
+/* ============================================================================
+ * Encoders
+ * ========================================================================== */
+
+typedef struct {
+    MLKEM_PROV_CTX *provctx;
+    const mlkem_params *params;
+    codec_structure st;
+    codec_output out;
+    EVP_CIPHER *cipher; /* set: write EncryptedPrivateKeyInfo */
+    char *propq;        /* "properties" for the cipher and PBE fetches */
+} codec_enc_ctx;
+
+static void *enc_newctx(void *provctx, mlkem_variant v, codec_structure st,
+                        codec_output out)
+{
+    codec_enc_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
+
+    if (ctx == NULL)
+        return NULL;
+    ctx->provctx = provctx;
+    ctx->params = mlkem_params_get(v);
+    ctx->st = st;
+    ctx->out = out;
+    return ctx;
+}
+
+static void enc_freectx(void *vctx)
+{
+    codec_enc_ctx *ctx = vctx;
+
+    if (ctx == NULL)
+        return;
+    EVP_CIPHER_free(ctx->cipher);
+    OPENSSL_free(ctx->propq);
+    OPENSSL_free(ctx);
+}
+
+static const OSSL_PARAM *enc_settable_ctx_params(void *provctx)
+{
+    static const OSSL_PARAM settable[] = {
+        OSSL_PARAM_utf8_string(OSSL_ENCODER_PARAM_CIPHER, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_ENCODER_PARAM_PROPERTIES, NULL, 0),
+        OSSL_PARAM_END
+    };
+
+    (void)provctx;
+    return settable;
+}
+
+/* "properties" first (it applies to the cipher fetch), then "cipher": a
+ * cipher name turns on encryption (as `openssl pkey -aes256`); an empty
+ * name turns it off. */
+static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    codec_enc_ctx *ctx = vctx;
+    const OSSL_PARAM *p;
+    const char *name = NULL;
+
+    p = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_PROPERTIES);
+    if (p != NULL) {
+        const char *props = NULL;
+
+        if (!OSSL_PARAM_get_utf8_string_ptr(p, &props)) {
+            MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+            return 0;
+        }
+        OPENSSL_free(ctx->propq);
+        ctx->propq = NULL;
+        if (props != NULL && (ctx->propq = OPENSSL_strdup(props)) == NULL)
+            return 0;
+    }
+    p = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_CIPHER);
+    if (p != NULL) {
+        if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
+            MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+            return 0;
+        }
+        EVP_CIPHER_free(ctx->cipher);
+        ctx->cipher = NULL;
+        if (name != NULL && *name != '\0') {
+            ctx->cipher = EVP_CIPHER_fetch(ctx->provctx->libctx, name,
+                                           ctx->propq);
+            if (ctx->cipher == NULL) {
+                MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "cipher %s", name);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int enc_does_selection_pub(void *provctx, int selection)
+{
+    (void)provctx;
+    return selection_matches(selection, OSSL_KEYMGMT_SELECT_PUBLIC_KEY);
+}
+
+static int enc_does_selection_priv(void *provctx, int selection)
+{
+    (void)provctx;
+    return selection_matches(selection, OSSL_KEYMGMT_SELECT_PRIVATE_KEY);
+}
+
+static int enc_does_selection_text(void *provctx, int selection)
+{
+    (void)provctx;
+    return selection_matches(selection, OSSL_KEYMGMT_SELECT_KEYPAIR);
+}
+
+/* A key held by another provider reaches us as parameters: import it with
+ * our own key management (same rules as EVP_PKEY_fromdata). */
+static void *enc_import_object(void *vctx, int selection,
+                               const OSSL_PARAM params[])
+{
+    codec_enc_ctx *ctx = vctx;
+    const OSSL_DISPATCH *km = keymgmt_functions(ctx->params);
+    OSSL_FUNC_keymgmt_new_fn *kmnew =
+        (OSSL_FUNC_keymgmt_new_fn *)dispatch_find(km, OSSL_FUNC_KEYMGMT_NEW);
+    OSSL_FUNC_keymgmt_import_fn *kmimport =
+        (OSSL_FUNC_keymgmt_import_fn *)dispatch_find(km,
+                                                     OSSL_FUNC_KEYMGMT_IMPORT);
+    void *key;
+
+    if (kmnew == NULL || kmimport == NULL)
+        return NULL;
+    if ((key = kmnew(ctx->provctx)) == NULL)
+        return NULL;
+    if (!kmimport(key, selection, params)) {
+        mlkem_prov_key_free(key);
+        return NULL;
+    }
+    return key;
+}
+
+static void enc_free_object(void *key)
+{
+    mlkem_prov_key_free(key);
+}
+
+/* Write the DER bytes as DER or as PEM with the given label. */
+static int emit(BIO *out, codec_output o, const char *pem_name,
+                const uint8_t *der, size_t len)
+{
+    size_t written = 0;
+
+    if (o == OUT_PEM)
+        return PEM_write_bio(out, pem_name, "", der, (long)len) > 0;
+    return BIO_write_ex(out, der, len, &written) && written == len;
+}
+
+static int encode_spki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k)
+{
+    const mlkem_params *p = ctx->params;
+    size_t len = mlkem_der_spki_len(p);
+    uint8_t *der;
+    int ok;
+
+    if ((k->key->flags & MLKEM_KEY_HAS_PUB) == 0) {
+        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        return 0;
+    }
+    if ((der = OPENSSL_malloc(len)) == NULL)
+        return 0;
+    ok = mlkem_der_spki_write(p, k->key->ek, der) == len
+         && emit(out, ctx->out, PEM_STRING_PUBLIC, der, len);
+    OPENSSL_free(der);
+    codec_trace("encode %s SubjectPublicKeyInfo %s%s", p->name,
+                output_names[ctx->out], ok ? "" : " failed");
+    return ok;
+}
+
+/* The first format of ml-kem.output_formats this key can produce. */
+static int pick_output_format(const MLKEM_PROV_CTX *pc, unsigned flags)
+{
+    for (size_t i = 0; i < MLKEM_FMT_COUNT && pc->output_formats[i] >= 0;
+         i++) {
+        int f = pc->output_formats[i];
+        int seed = (flags & MLKEM_KEY_HAS_SEED) != 0;
+        int priv = (flags & MLKEM_KEY_HAS_PRIV) != 0;
+
+        switch (f) {
+        case MLKEM_FMT_SEED_PRIV:
+            if (seed && priv)
+                return f;
+            break;
+        case MLKEM_FMT_SEED_ONLY:
+        case MLKEM_FMT_BARE_SEED:
+            if (seed)
+                return f;
+            break;
+        case MLKEM_FMT_PRIV_ONLY:
+        case MLKEM_FMT_OQS_KEYPAIR:
+        case MLKEM_FMT_BARE_PRIV:
+            if (priv)
+                return f;
+            break;
+        default:
+            break;
+        }
+    }
+    return -1;
+}
+
+/* Encrypt the PrivateKeyInfo (PKCS#5 PBES2 with PBKDF2, as OpenSSL's own
+ * encoders do) and write EncryptedPrivateKeyInfo. */
+static int encode_encrypted(const codec_enc_ctx *ctx, BIO *out,
+                            const uint8_t *der, size_t len,
+                            OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
+{
+    const unsigned char *q = der;
+    PKCS8_PRIV_KEY_INFO *p8inf = NULL;
+    X509_ALGOR *pbe = NULL;
+    X509_SIG *p8 = NULL;
+    char pass[1024];
+    size_t passlen = 0;
+    int ok = 0;
+
+    if (ctx->cipher == NULL) {
+        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+                         "EncryptedPrivateKeyInfo needs a cipher");
+        return 0;
+    }
+    if (cb == NULL || !cb(pass, sizeof(pass), &passlen, NULL, cbarg)) {
+        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "no passphrase");
+        goto end;
+    }
+    /* PKCS8_PRIV_KEY_INFO clears its key octets when freed. */
+    if ((p8inf = d2i_PKCS8_PRIV_KEY_INFO(NULL, &q, (long)len)) == NULL)
+        goto end;
+    pbe = PKCS5_pbe2_set_iv_ex(ctx->cipher, PKCS5_DEFAULT_ITER, NULL, 0, NULL,
+                               -1, ctx->provctx->libctx);
+    if (pbe == NULL)
+        goto end;
+    p8 = PKCS8_set0_pbe_ex(pass, (int)passlen, p8inf, pbe,
+                           ctx->provctx->libctx, ctx->propq);
+    if (p8 == NULL)
+        goto end;
+    pbe = NULL; /* owned by p8 now */
+    ok = ctx->out == OUT_PEM ? PEM_write_bio_PKCS8(out, p8) > 0
+                             : i2d_PKCS8_bio(out, p8) > 0;
+end:
+    OPENSSL_cleanse(pass, sizeof(pass));
+    X509_SIG_free(p8);
+    X509_ALGOR_free(pbe);
+    PKCS8_PRIV_KEY_INFO_free(p8inf);
+    return ok;
+}
+
+static int encode_pki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
+                      OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
+{
+    const mlkem_params *p = ctx->params;
+    const mlkem_key *key = k->key;
+    uint8_t *dk = NULL, *der = NULL;
+    size_t len = 0;
+    int fmt, ok = 0;
+    int encrypt = ctx->st == ST_EPKI || ctx->cipher != NULL;
+
+    if ((key->flags & MLKEM_KEY_HAS_PRIV) == 0) {
+        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        return 0;
+    }
+    fmt = pick_output_format(ctx->provctx, key->flags);
+    if (fmt < 0) {
+        MLKEM_RAISE_DATA(MLKEM_R_MISSING_KEY,
+                         "no format in ml-kem.output_formats fits this key%s",
+                         (key->flags & MLKEM_KEY_HAS_SEED) ? ""
+                         : " (its seed is not known)");
+        return 0;
+    }
+    /* Secrets: dk and the encoding live in secure memory. */
+    dk = OPENSSL_secure_malloc(p->dk_bytes);
+    len = mlkem_der_pkcs8_len(p, (mlkem_fmt)fmt);
+    der = OPENSSL_secure_malloc(len);
+    if (dk == NULL || der == NULL)
+        goto end;
+    if (mlkem_key_encode_dk(key, dk) != MLKEM_OK) {
+        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        goto end;
+    }
+    if (mlkem_der_pkcs8_write(p, (mlkem_fmt)fmt, key->seed, dk, key->ek, der)
+        != len)
+        goto end;
+    if (encrypt)
+        ok = encode_encrypted(ctx, out, der, len, cb, cbarg);
+    else
+        ok = emit(out, ctx->out, PEM_STRING_PKCS8INF, der, len);
+end:
+    OPENSSL_secure_clear_free(dk, p->dk_bytes);
+    OPENSSL_secure_clear_free(der, len);
+    codec_trace("encode %s %s %s %s%s", p->name,
+                encrypt ? "EncryptedPrivateKeyInfo" : "PrivateKeyInfo",
+                mlkem_der_fmt_name((mlkem_fmt)fmt), output_names[ctx->out],
+                ok ? "" : " failed");
+    return ok;
+}
+
+/* `label:` then the bytes as lowercase hex, 15 per line, indented by four
+ * spaces, joined by ':' (OpenSSL's print_labeled_buf layout). */
+static int print_hex(BIO *out, const char *label, const uint8_t *b, size_t n)
+{
+    if (BIO_printf(out, "%s:\n", label) <= 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 15 == 0 && BIO_printf(out, "    ") <= 0)
+            return 0;
+        if (BIO_printf(out, "%02x%s", b[i], i + 1 == n ? "" : ":") <= 0)
+            return 0;
+        if ((i % 15 == 14 || i + 1 == n) && BIO_printf(out, "\n") <= 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* OpenSSL 3.5's text form: "<set> Private-Key:" with seed (when known), dk
+ * and ek, or "<set> Public-Key:" with ek. */
+static int encode_text(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
+                       int selection)
+{
+    const mlkem_params *p = ctx->params;
+    const mlkem_key *key = k->key;
+    uint8_t *dk = NULL;
+    int ok = 0;
+    int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0
+               && (key->flags & MLKEM_KEY_HAS_PRIV) != 0;
+
+    if ((key->flags & MLKEM_KEY_HAS_PUB) == 0) {
+        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        return 0;
+    }
+    if (priv) {
+        if ((dk = OPENSSL_secure_malloc(p->dk_bytes)) == NULL)
+            goto end;
+        if (mlkem_key_encode_dk(key, dk) != MLKEM_OK) {
+            MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+            goto end;
+        }
+        if (BIO_printf(out, "%s Private-Key:\n", p->name) <= 0
+            || ((key->flags & MLKEM_KEY_HAS_SEED) != 0
+                && !print_hex(out, "seed", key->seed, MLKEM_SEED_BYTES))
+            || !print_hex(out, "dk", dk, p->dk_bytes))
+            goto end;
+    } else if (BIO_printf(out, "%s Public-Key:\n", p->name) <= 0) {
+        goto end;
+    }
+    ok = print_hex(out, "ek", key->ek, p->ek_bytes);
+end:
+    if (dk != NULL)
+        OPENSSL_secure_clear_free(dk, p->dk_bytes);
+    codec_trace("encode %s text %s%s", p->name, priv ? "private" : "public",
+                ok ? "" : " failed");
+    return ok;
+}
+
+static int enc_encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj,
+                      const OSSL_PARAM obj_abstract[], int selection,
+                      OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
+{
+    codec_enc_ctx *ctx = vctx;
+    const MLKEM_KEY *k = obj;
+    BIO *out;
+    int ok = 0;
+
+    /* The core turns abstract objects into ours via import_object. */
+    if (obj_abstract != NULL || k == NULL || k->key == NULL) {
+        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        return 0;
+    }
+    if (k->params != ctx->params) {
+        MLKEM_RAISE_DATA(MLKEM_R_WRONG_KEY_TYPE, "%s key, %s encoder",
+                         k->params->name, ctx->params->name);
+        return 0;
+    }
+    if (!selection_matches(selection,
+                           ctx->st == ST_SPKI ? OSSL_KEYMGMT_SELECT_PUBLIC_KEY
+                           : ctx->st == ST_TEXT ? OSSL_KEYMGMT_SELECT_KEYPAIR
+                           : OSSL_KEYMGMT_SELECT_PRIVATE_KEY)) {
+        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "selection %d for %s",
+                         selection, structure_names[ctx->st]);
+        return 0;
+    }
+    if ((out = BIO_new_from_core_bio(ctx->provctx->libctx, cout)) == NULL)
+        return 0;
+    switch (ctx->st) {
+    case ST_SPKI:
+        ok = encode_spki(ctx, out, k);
+        break;
+    case ST_PKI:
+    case ST_EPKI:
+        ok = encode_pki(ctx, out, k, cb, cbarg);
+        break;
+    case ST_TEXT:
+        ok = encode_text(ctx, out, k, selection);
+        break;
+    }
+    BIO_free(out);
+    return ok;
+}
+
+/* ============================================================================
+ * Decoders
+ * ========================================================================== */
+
+typedef struct {
+    MLKEM_PROV_CTX *provctx;
+    const mlkem_params *params;
+    codec_structure st;
+    int selection; /* of the last decode, for export_object */
+} codec_dec_ctx;
+
+static void *dec_newctx(void *provctx, mlkem_variant v, codec_structure st)
+{
+    codec_dec_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
+
+    if (ctx == NULL)
+        return NULL;
+    ctx->provctx = provctx;
+    ctx->params = mlkem_params_get(v);
+    ctx->st = st;
+    return ctx;
+}
+
+static void dec_freectx(void *vctx)
+{
+    OPENSSL_free(vctx);
+}
+
+static const OSSL_PARAM *dec_settable_ctx_params(void *provctx)
+{
+    static const OSSL_PARAM settable[] = {
+        OSSL_PARAM_utf8_string(OSSL_DECODER_PARAM_PROPERTIES, NULL, 0),
+        OSSL_PARAM_END
+    };
+
+    (void)provctx;
+    return settable;
+}
+
+/* Keys are built by our own key management in the provider's library
+ * context; "properties" is accepted for compatibility and not needed. */
+static int dec_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    const OSSL_PARAM *p;
+    const char *props = NULL;
+
+    (void)vctx;
+    p = OSSL_PARAM_locate_const(params, OSSL_DECODER_PARAM_PROPERTIES);
+    if (p != NULL && !OSSL_PARAM_get_utf8_string_ptr(p, &props)) {
+        MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+        return 0;
+    }
+    return 1;
+}
+
+static int dec_does_selection_pub(void *provctx, int selection)
+{
+    (void)provctx;
+    return selection_matches(selection, OSSL_KEYMGMT_SELECT_PUBLIC_KEY);
+}
+
+static int dec_does_selection_priv(void *provctx, int selection)
+{
+    (void)provctx;
+    return selection_matches(selection, OSSL_KEYMGMT_SELECT_PRIVATE_KEY);
+}
+
+/* Read the whole input (up to MLKEM_DER_MAX_INPUT + 1 bytes, so longer
+ * input is recognised as not ours) into buf. */
+static size_t read_input(BIO *in, uint8_t *buf, size_t cap)
+{
+    size_t n = 0, got;
+
+    while (n < cap && BIO_read_ex(in, buf + n, cap - n, &got) && got > 0)
+        n += got;
+    return n;
+}
+
+/* Build the key from the parsed private forms; the key loaders check
+ * FIPS 203 §7.3 (hash, reduction), seed/dk agreement, and run the PCT. */
+static int load_private(MLKEM_KEY *k, const mlkem_der_priv *d)
+{
+    switch (d->fmt) {
+    case MLKEM_FMT_SEED_PRIV:
+        return mlkem_prov_key_from_seed_priv(k, d->seed, d->dk,
+                                             k->params->dk_bytes);
+    case MLKEM_FMT_SEED_ONLY:
+    case MLKEM_FMT_BARE_SEED:
+        return mlkem_prov_key_from_seed(k, d->seed);
+    case MLKEM_FMT_PRIV_ONLY:
+    case MLKEM_FMT_OQS_KEYPAIR:
+    case MLKEM_FMT_BARE_PRIV:
+        return mlkem_prov_key_from_priv(k, d->dk, k->params->dk_bytes);
+    default:
+        MLKEM_RAISE(MLKEM_R_BAD_ENCODING);
+        return 0;
+    }
+}
+
+static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
+                      OSSL_CALLBACK *data_cb, void *data_cbarg,
+                      OSSL_PASSPHRASE_CALLBACK *pw_cb, void *pw_cbarg)
+{
+    codec_dec_ctx *ctx = vctx;
+    const mlkem_params *p = ctx->params;
+    const size_t cap = MLKEM_DER_MAX_INPUT + 1;
+    const char *sname = structure_names[ctx->st];
+    int priv = ctx->st == ST_PKI;
+    BIO *in = NULL;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    MLKEM_KEY *k = NULL;
+    mlkem_der_priv d;
+    const uint8_t *ek = NULL;
+    int r, ret = 1; /* 1 without a callback: "not mine, try others" */
+
+    (void)pw_cb;
+    (void)pw_cbarg;
+    ctx->selection = selection;
+    if (!selection_matches(selection, priv ? OSSL_KEYMGMT_SELECT_PRIVATE_KEY
+                                           : OSSL_KEYMGMT_SELECT_PUBLIC_KEY))
+        return 1;
+    if ((in = BIO_new_from_core_bio(ctx->provctx->libctx, cin)) == NULL)
+        return 0;
+    /* Private-key input may hold secrets: secure memory, cleared on free. */
+    buf = priv ? OPENSSL_secure_malloc(cap) : OPENSSL_malloc(cap);
+    if (buf == NULL) {
+        ret = 0;
+        goto end;
+    }
+    len = read_input(in, buf, cap);
+
+    r = priv ? mlkem_der_pkcs8_read(p, buf, len, &d)
+             : mlkem_der_spki_read(p, buf, len, &ek);
+    if (r == MLKEM_DER_NOT_MINE)
+        goto end;
+    if (r != MLKEM_DER_OK) {
+        MLKEM_RAISE_DATA(r, "%s %s", p->name, sname);
+        codec_trace("decode %s %s rejected", p->name, sname);
+        ret = 0;
+        goto end;
+    }
+    if (priv && !format_listed(ctx->provctx->input_formats, d.fmt)) {
+        /* Like OpenSSL 3.5: a disabled format is "not found", so another
+         * provider may still accept the key. */
+        codec_trace("decode %s %s %s not in ml-kem.input_formats", p->name,
+                    sname, mlkem_der_fmt_name(d.fmt));
+        goto end;
+    }
+    if ((k = mlkem_prov_key_new(ctx->provctx, p)) == NULL) {
+        ret = 0;
+        goto end;
+    }
+    if (priv ? !load_private(k, &d)
+             : !mlkem_prov_key_from_pub(k, ek, p->ek_bytes)) {
+        codec_trace("decode %s %s rejected", p->name, sname);
+        ret = 0;
+        goto end;
+    }
+    codec_trace("decode %s %s%s%s", p->name, sname, priv ? " " : "",
+                priv ? mlkem_der_fmt_name(d.fmt) : "");
+    {
+        int object_type = OSSL_OBJECT_PKEY;
+        OSSL_PARAM params[4];
+
+        params[0] = OSSL_PARAM_construct_int(OSSL_OBJECT_PARAM_TYPE,
+                                             &object_type);
+        params[1] = OSSL_PARAM_construct_utf8_string(
+            OSSL_OBJECT_PARAM_DATA_TYPE, (char *)p->name, 0);
+        /* The reference is the address of our key pointer; a keymgmt load
+         * from this provider takes the key and clears the pointer. */
+        params[2] = OSSL_PARAM_construct_octet_string(
+            OSSL_OBJECT_PARAM_REFERENCE, &k, sizeof(k));
+        params[3] = OSSL_PARAM_construct_end();
+        ret = data_cb(params, data_cbarg);
+    }
+end:
+    if (k != NULL)
+        mlkem_prov_key_free(k);
+    if (priv)
+        OPENSSL_secure_clear_free(buf, cap);
+    else
+        OPENSSL_free(buf);
+    BIO_free(in);
+    return ret;
+}
+
+/* Hand a decoded key to another provider's key management (the core
+ * passes the reference from dec_decode). */
+static int dec_export_object(void *vctx, const void *ref, size_t ref_sz,
+                             OSSL_CALLBACK *export_cb, void *export_cbarg)
+{
+    codec_dec_ctx *ctx = vctx;
+    OSSL_FUNC_keymgmt_export_fn *kmexport =
+        (OSSL_FUNC_keymgmt_export_fn *)dispatch_find(
+            keymgmt_functions(ctx->params), OSSL_FUNC_KEYMGMT_EXPORT);
+    int selection = ctx->selection != 0 ? ctx->selection
+                                        : OSSL_KEYMGMT_SELECT_ALL;
+
+    if (kmexport == NULL || ref_sz != sizeof(MLKEM_KEY *))
+        return 0;
+    return kmexport(*(MLKEM_KEY *const *)ref, selection, export_cb,
+                    export_cbarg);
+}
+
+/* ============================================================================
+ * Dispatch tables (one per parameter set, structure and output type)
+ * ========================================================================== */
+
+#define MLKEM_NAMES_512 "ML-KEM-512:MLKEM512:id-alg-ml-kem-512:2.16.840.1.101.3.4.4.1"
+#define MLKEM_NAMES_768 "ML-KEM-768:MLKEM768:id-alg-ml-kem-768:2.16.840.1.101.3.4.4.2"
+#define MLKEM_NAMES_1024 "ML-KEM-1024:MLKEM1024:id-alg-ml-kem-1024:2.16.840.1.101.3.4.4.3"
+
+#define ENCODER(bits, tag, st, out, does_sel)                                   \
+    static OSSL_FUNC_encoder_newctx_fn enc_##bits##_##tag##_newctx;             \
+    static void *enc_##bits##_##tag##_newctx(void *provctx)                     \
+    {                                                                           \
+        return enc_newctx(provctx, MLKEM_##bits, st, out);                      \
+    }                                                                           \
+    static const OSSL_DISPATCH enc_##bits##_##tag##_functions[] = {             \
+        { OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))enc_##bits##_##tag##_newctx }, \
+        { OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))enc_freectx },             \
+        { OSSL_FUNC_ENCODER_SET_CTX_PARAMS, (void (*)(void))enc_set_ctx_params }, \
+        { OSSL_FUNC_ENCODER_SETTABLE_CTX_PARAMS,                                \
+          (void (*)(void))enc_settable_ctx_params },                            \
+        { OSSL_FUNC_ENCODER_DOES_SELECTION, (void (*)(void))does_sel },         \
+        { OSSL_FUNC_ENCODER_IMPORT_OBJECT, (void (*)(void))enc_import_object }, \
+        { OSSL_FUNC_ENCODER_FREE_OBJECT, (void (*)(void))enc_free_object },     \
+        { OSSL_FUNC_ENCODER_ENCODE, (void (*)(void))enc_encode },               \
+        { 0, NULL }                                                             \
+    }
+
+#define DECODER(bits, tag, st, does_sel)                                        \
+    static OSSL_FUNC_decoder_newctx_fn dec_##bits##_##tag##_newctx;             \
+    static void *dec_##bits##_##tag##_newctx(void *provctx)                     \
+    {                                                                           \
+        return dec_newctx(provctx, MLKEM_##bits, st);                           \
+    }                                                                           \
+    static const OSSL_DISPATCH dec_##bits##_##tag##_functions[] = {             \
+        { OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))dec_##bits##_##tag##_newctx }, \
+        { OSSL_FUNC_DECODER_FREECTX, (void (*)(void))dec_freectx },             \
+        { OSSL_FUNC_DECODER_SET_CTX_PARAMS, (void (*)(void))dec_set_ctx_params }, \
+        { OSSL_FUNC_DECODER_SETTABLE_CTX_PARAMS,                                \
+          (void (*)(void))dec_settable_ctx_params },                            \
+        { OSSL_FUNC_DECODER_DOES_SELECTION, (void (*)(void))does_sel },         \
+        { OSSL_FUNC_DECODER_DECODE, (void (*)(void))dec_decode },               \
+        { OSSL_FUNC_DECODER_EXPORT_OBJECT, (void (*)(void))dec_export_object }, \
+        { 0, NULL }                                                             \
+    }
+
+#define CODECS(bits)                                                            \
+    ENCODER(bits, spki_der, ST_SPKI, OUT_DER, enc_does_selection_pub);          \
+    ENCODER(bits, spki_pem, ST_SPKI, OUT_PEM, enc_does_selection_pub);          \
+    ENCODER(bits, pki_der, ST_PKI, OUT_DER, enc_does_selection_priv);           \
+    ENCODER(bits, pki_pem, ST_PKI, OUT_PEM, enc_does_selection_priv);           \
+    ENCODER(bits, epki_der, ST_EPKI, OUT_DER, enc_does_selection_priv);         \
+    ENCODER(bits, epki_pem, ST_EPKI, OUT_PEM, enc_does_selection_priv);         \
+    ENCODER(bits, text, ST_TEXT, OUT_TEXT, enc_does_selection_text);            \
+    DECODER(bits, spki, ST_SPKI, dec_does_selection_pub);                       \
+    DECODER(bits, pki, ST_PKI, dec_does_selection_priv)
+
+CODECS(512);
+CODECS(768);
+CODECS(1024);
+
+#define ENC_ALG(bits, tag, props)                                               \
+    { MLKEM_NAMES_##bits, "provider=mlkem," props,                              \
+      enc_##bits##_##tag##_functions, NULL }
+#define ENC_ALGS(bits)                                                          \
+    ENC_ALG(bits, spki_der, "output=der,structure=SubjectPublicKeyInfo"),       \
+    ENC_ALG(bits, spki_pem, "output=pem,structure=SubjectPublicKeyInfo"),       \
+    ENC_ALG(bits, pki_der, "output=der,structure=PrivateKeyInfo"),              \
+    ENC_ALG(bits, pki_pem, "output=pem,structure=PrivateKeyInfo"),              \
+    ENC_ALG(bits, epki_der, "output=der,structure=EncryptedPrivateKeyInfo"),    \
+    ENC_ALG(bits, epki_pem, "output=pem,structure=EncryptedPrivateKeyInfo"),    \
+    ENC_ALG(bits, text, "output=text")
+
+const OSSL_ALGORITHM mlkem_prov_encoders[] = {
+    ENC_ALGS(512),
+    ENC_ALGS(768),
+    ENC_ALGS(1024),
+    { NULL, NULL, NULL, NULL }
+};
+
+#define DEC_ALG(bits, tag, structure)                                           \
+    { MLKEM_NAMES_##bits, "provider=mlkem,input=der,structure=" structure,      \
+      dec_##bits##_##tag##_functions, NULL }
+
+const OSSL_ALGORITHM mlkem_prov_decoders[] = {
+    DEC_ALG(512, spki, "SubjectPublicKeyInfo"),
+    DEC_ALG(512, pki, "PrivateKeyInfo"),
+    DEC_ALG(768, spki, "SubjectPublicKeyInfo"),
+    DEC_ALG(768, pki, "PrivateKeyInfo"),
+    DEC_ALG(1024, spki, "SubjectPublicKeyInfo"),
+    DEC_ALG(1024, pki, "PrivateKeyInfo"),
+    { NULL, NULL, NULL, NULL }
+};
