@@ -12,7 +12,8 @@
  * groups of exactly four, leftovers through single sponges. SampleNTT
  * squeezes 3 SHAKE128 blocks (504 bytes, 336 candidates) at once, which is
  * enough with probability about 0.992, and then one block at a time only
- * while some stream is still short.
+ * for the streams still short (a short lane of an x4 group continues in a
+ * single-state sponge unless all four lanes are short).
  */
 #include "kem/sampling.h"
 
@@ -68,7 +69,30 @@ static void sample_ntt_x1(int16_t r[256], const uint8_t seed[34])
     }
 }
 
-/* SampleNTT of four seeds at once on keccak_x4. */
+/* Move lane l of a finished x4 SHAKE128 sponge (all of its current block
+ * consumed) into a single-state context, so that it can go on squeezing
+ * alone. The 200 state bytes are read in FIPS 202 B.1 order (byte i is byte
+ * i mod 8 of lane i / 8) and packed into the context's 25 lanes. */
+static void x4_lane_to_ctx(keccak_ctx *ctx, const keccak_x4 *st, unsigned l)
+{
+    uint8_t bytes[200];
+    keccak_x4_extract_bytes(st, l, 0, bytes, sizeof(bytes));
+    for (unsigned i = 0; i < 25; i++) {
+        uint64_t v = 0;
+        for (unsigned b = 0; b < 8; b++)
+            v |= (uint64_t)bytes[8 * i + b] << (8 * b);
+        ctx->s[i] = v;
+    }
+    ctx->rate = SHAKE128_RATE;
+    ctx->pos = SHAKE128_RATE; /* block used up: the next squeeze permutes */
+}
+
+/*
+ * SampleNTT of four seeds at once on keccak_x4: 3 blocks for every lane,
+ * then, for the rare lanes still short of 256 values, more blocks. Only if
+ * all four are short does the x4 state squeeze again; otherwise each short
+ * lane moves to a single-state sponge, so no finished lane is permuted.
+ */
 static void sample_ntt_x4(int16_t *const r[4], const uint8_t seed[4][34])
 {
     const struct mlkem_backend *b = mlkem_backend();
@@ -82,15 +106,22 @@ static void sample_ntt_x4(int16_t *const r[4], const uint8_t seed[4][34])
     keccak_x4_squeezeblocks(&st, SHAKE128_RATE, out, XOF_BLOCKS_FIRST);
     for (unsigned l = 0; l < 4; l++)
         ctr[l] = b->rej_uniform(r[l], 256, buf[l], sizeof(buf[l]));
-    while (ctr[0] < 256 || ctr[1] < 256 || ctr[2] < 256 || ctr[3] < 256) {
-        uint8_t *const more[4] = {
-            ctr[0] < 256 ? buf[0] : NULL, ctr[1] < 256 ? buf[1] : NULL,
-            ctr[2] < 256 ? buf[2] : NULL, ctr[3] < 256 ? buf[3] : NULL};
-        keccak_x4_squeezeblocks(&st, SHAKE128_RATE, more, 1);
-        for (unsigned l = 0; l < 4; l++) {
-            if (ctr[l] < 256)
+    /* Public data: the branches below depend only on rho. */
+    while (ctr[0] < 256 && ctr[1] < 256 && ctr[2] < 256 && ctr[3] < 256) {
+        keccak_x4_squeezeblocks(&st, SHAKE128_RATE, out, 1);
+        for (unsigned l = 0; l < 4; l++)
+            ctr[l] += b->rej_uniform(r[l] + ctr[l], 256 - ctr[l], buf[l],
+                                     SHAKE128_RATE);
+    }
+    for (unsigned l = 0; l < 4; l++) {
+        if (ctr[l] < 256) {
+            keccak_ctx ctx;
+            x4_lane_to_ctx(&ctx, &st, l);
+            while (ctr[l] < 256) {
+                shake_squeezeblocks(&ctx, buf[l], 1);
                 ctr[l] += b->rej_uniform(r[l] + ctr[l], 256 - ctr[l], buf[l],
                                          SHAKE128_RATE);
+            }
         }
     }
 }
