@@ -48,6 +48,14 @@ typedef struct mlkem_prov_ctx {
     int prefer_seed;
     int output_formats[MLKEM_FMT_COUNT + 1];
     int input_formats[MLKEM_FMT_COUNT + 1];
+    /* The first bad configuration value, as a message ("" if none), e.g.
+     * 'ml-kem.output_formats: unknown key format name "bogus"'. A bad
+     * format list is left EMPTY (no format enabled: private key encoding or
+     * decoding then fails at use time, as on OpenSSL 3.5); a bad yes/no
+     * keeps the default (as 3.5). The provider still loads, and exposes the
+     * text as its "config-error" parameter. Codecs may raise it with
+     * MLKEM_R_BAD_FORMAT_NAME when a list is empty. */
+    char config_error[192];
 } MLKEM_PROV_CTX;
 
 #define MLKEM_OSSL_VERSION(maj, min, pat) \
