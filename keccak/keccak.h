@@ -29,6 +29,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* C++ users (bench/, Google Benchmark) include this header too. */
+#ifdef __cplusplus
+#define MLKEM_ALIGN64 alignas(64)
+extern "C" {
+#else
+#define MLKEM_ALIGN64 _Alignas(64)
+#endif
+
 #define SHAKE128_RATE 168
 #define SHAKE256_RATE 136
 #define SHA3_256_RATE 136
@@ -89,10 +97,10 @@ void keccak_ctx_cleanse(keccak_ctx *ctx);
 /* Opaque storage for 4 / 8 states; layout belongs to the permuting backend.
  * 64-byte aligned so vector backends can load it directly. */
 typedef struct {
-    _Alignas(64) uint64_t s[4 * 25];
+    MLKEM_ALIGN64 uint64_t s[4 * 25];
 } keccak_x4;
 typedef struct {
-    _Alignas(64) uint64_t s[8 * 25];
+    MLKEM_ALIGN64 uint64_t s[8 * 25];
 } keccak_x8;
 
 /* Set all states to zero. */
@@ -129,5 +137,9 @@ void keccak_x8_squeezeblocks(keccak_x8 *st, unsigned rate,
 
 void keccak_x4_cleanse(keccak_x4 *st);
 void keccak_x8_cleanse(keccak_x8 *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MLKEM_KECCAK_H */
