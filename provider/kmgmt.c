@@ -110,7 +110,11 @@ static int put_octets(OSSL_PARAM *p, const uint8_t *src, size_t len)
 
 static int put_int(OSSL_PARAM *p, int v)
 {
-    if (!OSSL_PARAM_set_int(p, v)) {
+    /* Check the type first: 3.5's OSSL_PARAM_set_int raises its own error,
+     * which would then come before ours on the queue. */
+    if ((p->data_type != OSSL_PARAM_INTEGER
+         && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER)
+        || !OSSL_PARAM_set_int(p, v)) {
         MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
                          "parameter \"%s\" must be an integer", p->key);
         return 0;

@@ -19,13 +19,21 @@
  * The same keys without the "ml-kem." prefix are read too (the prefixed one
  * wins). Lists are separated by commas, spaces or tabs.
  *
- * A bad value fails provider initialisation (fail closed) with
- * MLKEM_R_BAD_FORMAT_NAME / MLKEM_R_BAD_PARAMETER and a message naming the
- * key and the value. Rationale: OpenSSL 3.5 also rejects unknown format
- * names (at encode/decode time), and silently falling back to defaults would
- * write key files in a format the administrator excluded. Because the core
- * has not loaded our reason strings yet when init fails, the message repeats
- * the reason text.
+ * A bad value does NOT fail provider initialisation. Verified on 3.0.19 and
+ * 3.5.7: a provider whose init fails during configuration loading is just
+ * absent, with no error shown (`openssl list -providers`), which would
+ * silently take ML-KEM and the post-quantum TLS groups away (and 3.0 then
+ * drops the whole Groups line). Instead, as OpenSSL 3.5 does:
+ *   - a bad yes/no value keeps the default (3.5 does the same);
+ *   - a bad format list becomes EMPTY: no private key format is enabled, so
+ *     writing (output) or reading (input) private keys fails at use time,
+ *     closed, while KEM, public keys and TLS keep working (3.5 also fails
+ *     only when a key is encoded or decoded).
+ * The first bad value is kept as a message in MLKEM_PROV_CTX.config_error
+ * and served as the provider parameter "config-error" (empty when none),
+ * e.g. 'ml-kem.output_formats: unknown key format name "bogus"'. Init
+ * leaves no error on the queue: a stale error would make later calls such
+ * as SSL_get_error() misreport.
  */
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -40,6 +48,9 @@
 
 #include "arch/backend.h"
 #include "provider/prov.h"
+
+/* Provider parameter: the first bad configuration value ("" if none). */
+#define MLKEM_PROV_PARAM_CONFIG_ERROR "config-error"
 
 #ifndef MLKEM_VERSION_STR
 #define MLKEM_VERSION_STR "0.0.0"
@@ -224,6 +235,8 @@ static const OSSL_PARAM *mlkem_prov_gettable_params(void *provctx)
         OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
         OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
         OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+        OSSL_PARAM_DEFN(MLKEM_PROV_PARAM_CONFIG_ERROR, OSSL_PARAM_UTF8_PTR,
+                        NULL, 0),
         OSSL_PARAM_END
     };
     (void)provctx;
@@ -235,9 +248,9 @@ static char g_buildinfo[160];
 
 static int mlkem_prov_get_params(void *provctx, OSSL_PARAM params[])
 {
+    MLKEM_PROV_CTX *ctx = provctx;
     OSSL_PARAM *p;
 
-    (void)provctx;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "mlkem"))
         goto err;
@@ -249,6 +262,9 @@ static int mlkem_prov_get_params(void *provctx, OSSL_PARAM params[])
         goto err;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
     if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+        goto err;
+    p = OSSL_PARAM_locate(params, MLKEM_PROV_PARAM_CONFIG_ERROR);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, ctx->config_error))
         goto err;
     return 1;
 err:
@@ -389,9 +405,28 @@ static int parse_bool(const char *v)
     return -1;
 }
 
+/* Record the first configuration problem (later ones are dropped). */
+static void config_problem(MLKEM_PROV_CTX *ctx, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void config_problem(MLKEM_PROV_CTX *ctx, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (ctx->config_error[0] != '\0')
+        return;
+    va_start(ap, fmt);
+    vsnprintf(ctx->config_error, sizeof(ctx->config_error), fmt, ap);
+    va_end(ap);
+}
+
 /* Parse an ordered list of format names into out[] (ended by -1; duplicates
- * dropped). Returns 1, or 0 with an error naming the bad token. */
-static int parse_formats(const char *key, const char *v, int out[])
+ * dropped). On a bad or empty list, out[] is left empty and the problem is
+ * recorded. */
+static void parse_formats(MLKEM_PROV_CTX *ctx, const char *key, const char *v,
+                          int out[])
 {
     size_t n = 0;
     const char *s = v;
@@ -410,12 +445,12 @@ static int parse_formats(const char *key, const char *v, int out[])
             }
         }
         if (found < 0) {
-            MLKEM_RAISE_DATA(MLKEM_R_BAD_FORMAT_NAME,
-                             "mlkem: %s: unknown key format name \"%.*s\" "
-                             "(known: seed-priv, seed-only, priv-only, "
-                             "oqskeypair, bare-seed, bare-priv)",
-                             key, (int)(len > 64 ? 64 : len), s);
-            return 0;
+            config_problem(ctx, "%s: unknown key format name \"%.*s\" "
+                           "(known: seed-priv, seed-only, priv-only, "
+                           "oqskeypair, bare-seed, bare-priv)",
+                           key, (int)(len > 64 ? 64 : len), s);
+            out[0] = -1;
+            return;
         }
         int dup = 0;
         for (size_t i = 0; i < n; i++)
@@ -424,13 +459,9 @@ static int parse_formats(const char *key, const char *v, int out[])
             out[n++] = found;
         s += len;
     }
-    if (n == 0) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_FORMAT_NAME,
-                         "mlkem: %s: empty key format list", key);
-        return 0;
-    }
     out[n] = -1;
-    return 1;
+    if (n == 0)
+        config_problem(ctx, "%s: empty key format list", key);
 }
 
 static void set_default_config(MLKEM_PROV_CTX *ctx)
@@ -454,7 +485,7 @@ static void set_default_config(MLKEM_PROV_CTX *ctx)
 }
 
 /* Read the provider's configuration section through core_get_params. */
-static int read_config(const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
+static void read_config(const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
 {
     enum { RETAIN, PREFER, OUTF, INF, NKEYS };
     static const char *const keys[NKEYS][2] = {
@@ -469,13 +500,13 @@ static int read_config(const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
 
     set_default_config(ctx);
     if (c_get_params == NULL)
-        return 1;
+        return;
     for (int k = 0; k < NKEYS; k++)
         for (int j = 0; j < 2; j++)
             params[n++] = OSSL_PARAM_construct_utf8_ptr(keys[k][j], &val[k][j], 0);
     params[n] = OSSL_PARAM_construct_end();
     if (!c_get_params(handle, params))
-        return 1; /* no configuration available: defaults */
+        return; /* no configuration available: defaults */
 
     for (int k = 0; k < NKEYS; k++) {
         const char *v = val[k][0] != NULL ? val[k][0] : val[k][1];
@@ -487,10 +518,9 @@ static int read_config(const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
         case PREFER: {
             int b = parse_bool(v);
             if (b < 0) {
-                MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
-                                 "mlkem: %s: invalid parameter \"%.64s\" "
-                                 "(expected yes or no)", key, v);
-                return 0;
+                config_problem(ctx, "%s: invalid value \"%.64s\" (expected "
+                               "yes or no; the default stays)", key, v);
+                break;
             }
             if (k == RETAIN)
                 ctx->retain_seed = b;
@@ -499,16 +529,13 @@ static int read_config(const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
             break;
         }
         case OUTF:
-            if (!parse_formats(key, v, ctx->output_formats))
-                return 0;
+            parse_formats(ctx, key, v, ctx->output_formats);
             break;
         case INF:
-            if (!parse_formats(key, v, ctx->input_formats))
-                return 0;
+            parse_formats(ctx, key, v, ctx->input_formats);
             break;
         }
     }
-    return 1;
 }
 
 /* ---- OIDs -------------------------------------------------------------------
@@ -605,8 +632,7 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_D
                                                (v >> 4) & 0xFF);
     }
 
-    if (!read_config(handle, ctx))
-        goto err;
+    read_config(handle, ctx);
     if (!create_oids(handle))
         goto err;
 

@@ -1,0 +1,122 @@
+/*
+ * evp_util.h: helpers for the EVP tests of mlkem.so (test_evp*.c).
+ *
+ * Everything goes through public OpenSSL 3.0 API only, in a private library
+ * context with mlkem.so and "default" loaded, fetching with the property
+ * query "provider=mlkem". Checks count failures instead of aborting, so one
+ * run reports every broken case.
+ */
+#ifndef MLKEM_TEST_EVP_UTIL_H
+#define MLKEM_TEST_EVP_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+#include <openssl/provider.h>
+
+#define EVP_TEST_PROPQ "provider=mlkem"
+
+/* One variant of ML-KEM as the tests see it (sizes from FIPS 203 Table 3). */
+typedef struct {
+    const char *name; /* "ML-KEM-768" */
+    const char *alias, *sn, *oid;
+    int bits, secbits;
+    size_t ek, dk, ct;
+} evp_variant;
+
+extern const evp_variant evp_variants[3];
+const evp_variant *evp_variant_by_name(const char *name);
+
+/* Expected reason strings (the provider's table; checked verbatim). */
+#define R_EK_NOT_REDUCED "encapsulation key not reduced mod q"
+#define R_DK_HASH "decapsulation key hash check failed"
+#define R_KEY_LENGTH "invalid key length"
+#define R_CT_LENGTH "invalid ciphertext length"
+#define R_SEED_LENGTH "invalid seed length"
+#define R_SEED_MISMATCH "seed does not match private key"
+#define R_PCT "pairwise consistency test failed"
+#define R_MISSING_KEY "missing key"
+#define R_KEY_NOT_EMPTY "key already set"
+#define R_IKME_LENGTH "invalid ikme length"
+#define R_OUTPUT_TOO_SMALL "output buffer too small"
+#define R_BAD_PARAMETER "invalid parameter"
+#define R_KEY_MISMATCH "public key does not match private key"
+
+/* ---- The test environment -------------------------------------------------- */
+
+typedef struct {
+    OSSL_LIB_CTX *libctx;
+    OSSL_PROVIDER *mlkem, *deflt;
+} evp_env;
+
+/* Load mlkem (from moddir) and default into a new library context. Returns
+ * 1, or 0 with the error queue printed. */
+int evp_env_open(evp_env *e, const char *moddir);
+void evp_env_close(evp_env *e);
+
+/* ---- Checks ------------------------------------------------------------------ */
+
+extern int evp_failures;
+extern int evp_checks;
+/* Set by a suite that could not run (missing vectors): main() then exits 77
+ * with this reason if nothing failed. */
+extern const char *evp_skip_reason;
+
+/* Count a check; on failure print "FAIL: file:line: message" and the
+ * OpenSSL error queue. Evaluates to cond. */
+int evp_check(int cond, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+#define CHECK(cond, ...) evp_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+/* After an operation that must have failed (ok == 0): the first error on the
+ * queue must come from the mlkem provider with exactly this reason string.
+ * Clears the queue. */
+int evp_expect_reason_at(int ok, const char *reason, const char *file,
+                         int line, const char *what);
+#define EXPECT_REASON(ok, reason, what) \
+    evp_expect_reason_at((ok), (reason), __FILE__, __LINE__, (what))
+
+/* 1 if the buffers are equal; else print both around the first difference. */
+int evp_bytes_eq(const char *what, const uint8_t *got, size_t gotlen,
+                 const uint8_t *exp, size_t explen);
+
+/* ---- EVP wrappers (each returns 0/NULL on failure, error queue intact) ----- */
+
+/* EVP_PKEY_fromdata with any of pub / priv / seed (NULL = absent). */
+EVP_PKEY *evp_import(evp_env *e, const char *alg, int selection,
+                     const uint8_t *pub, size_t publen, const uint8_t *priv,
+                     size_t privlen, const uint8_t *seed, size_t seedlen);
+/* Keygen; seed (64 bytes) or NULL for a random key. */
+EVP_PKEY *evp_keygen(evp_env *e, const char *alg, const uint8_t *seed,
+                     size_t seedlen);
+/* An octet-string key parameter into buf (cap bytes); *len set. */
+int evp_get_octets(const EVP_PKEY *k, const char *name, uint8_t *buf,
+                   size_t cap, size_t *len);
+/* Encapsulate with optional ikme (NULL: random m). ct/ss capacity given by
+ * *ctlen / *sslen on input, set on output. */
+int evp_encaps(evp_env *e, EVP_PKEY *k, const uint8_t *ikme, size_t ikmelen,
+               uint8_t *ct, size_t *ctlen, uint8_t *ss, size_t *sslen);
+int evp_decaps(evp_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
+               uint8_t *ss, size_t *sslen);
+
+/* SHAKE256(in, outlen) through the default provider (FIPS 203 J = 32). */
+int evp_shake256(evp_env *e, const uint8_t *in1, size_t len1,
+                 const uint8_t *in2, size_t len2, uint8_t *out, size_t outlen);
+
+/* Fill buf with bytes from the library context's RNG. */
+void evp_random(evp_env *e, uint8_t *buf, size_t len);
+
+/* ---- Suites (test_evp*.c) -------------------------------------------------- */
+
+void evp_suite_provider(evp_env *e);   /* test_evp.c */
+void evp_suite_roundtrip(evp_env *e);  /* test_evp.c */
+void evp_suite_threads(evp_env *e);    /* test_evp_threads.c */
+void evp_suite_bad(evp_env *e);        /* test_evp_bad.c */
+void evp_suite_acvp(evp_env *e);       /* test_evp_acvp.c (may skip) */
+void evp_suite_config(const char *moddir); /* test_evp_config.c */
+
+#endif /* MLKEM_TEST_EVP_UTIL_H */

@@ -1,0 +1,300 @@
+/*
+ * test_evp_config.c: the provider's openssl.cnf options, loaded with
+ * OSSL_LIB_CTX_load_config into fresh library contexts:
+ *   ml-kem.retain_seed = no      generated keys forget d || z
+ *   retain_seed = no             the same key without the "ml-kem." prefix
+ *   ml-kem.prefer_seed = no      seed + dk import loads dk alone (PCT)
+ *   ml-kem.output_formats = ...  valid lists load; seed-only / priv-only
+ *                                decide the PKCS#8 size (codecs.c)
+ *   bad values                   the provider still loads (a failing init is
+ *                                silently dropped by OpenSSL's config code),
+ *                                reports the value in its "config-error"
+ *                                parameter, keeps the default for a bad
+ *                                yes/no, and enables no format for a bad
+ *                                list: private key encoding / decoding fail
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "test/provider/evp_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/x509.h>
+
+static char tmpdir[64];
+
+/* Write a configuration loading default and mlkem (from moddir) with the
+ * given extra lines in [mlkem_sect] and an optional [mlkem_kem_sect]. */
+static int write_cnf(const char *path, const char *moddir, const char *lines,
+                     const char *kem_sect)
+{
+    FILE *f = fopen(path, "w");
+
+    if (f == NULL)
+        return 0;
+    fprintf(f,
+            "openssl_conf = openssl_init\n"
+            "[openssl_init]\nproviders = provider_sect\n"
+            "[provider_sect]\ndefault = default_sect\nmlkem = mlkem_sect\n"
+            "[default_sect]\nactivate = 1\n"
+            "[mlkem_sect]\nmodule = %s/mlkem.so\nactivate = 1\n%s\n",
+            moddir, lines);
+    if (kem_sect != NULL)
+        fprintf(f, "[mlkem_kem_sect]\n%s\n", kem_sect);
+    return fclose(f) == 0;
+}
+
+/* Load a configuration into a new library context. The environment holds
+ * the context and, if it loaded, the mlkem provider's availability. */
+static int load_cnf(evp_env *e, const char *moddir, const char *lines,
+                    const char *kem_sect)
+{
+    char path[128];
+
+    memset(e, 0, sizeof(*e));
+    snprintf(path, sizeof(path), "%s/mlkem.cnf", tmpdir);
+    if (!CHECK(write_cnf(path, moddir, lines, kem_sect), "write %s", path))
+        return 0;
+    if ((e->libctx = OSSL_LIB_CTX_new()) == NULL)
+        return 0;
+    if (OSSL_LIB_CTX_load_config(e->libctx, path) != 1
+        || OSSL_PROVIDER_available(e->libctx, "mlkem") != 1)
+        return 0;
+    /* A reference for get_params (the configuration keeps it active). */
+    e->mlkem = OSSL_PROVIDER_load(e->libctx, "mlkem");
+    return e->mlkem != NULL;
+}
+
+static void close_cnf(evp_env *e)
+{
+    if (e->mlkem != NULL)
+        OSSL_PROVIDER_unload(e->mlkem);
+    OSSL_LIB_CTX_free(e->libctx);
+    memset(e, 0, sizeof(*e));
+}
+
+/* The provider's "config-error" parameter ("" when the config is fine). */
+static const char *config_error(evp_env *e)
+{
+    static char buf[256];
+    const char *v = NULL;
+    OSSL_PARAM p[2] = {
+        OSSL_PARAM_construct_utf8_ptr("config-error", (char **)&v, 0),
+        OSSL_PARAM_construct_end()
+    };
+
+    if (OSSL_PROVIDER_get_params(e->mlkem, p) != 1 || v == NULL)
+        return NULL;
+    snprintf(buf, sizeof(buf), "%s", v);
+    return buf;
+}
+
+/* DER PKCS#8 of a private key (codecs.c); its length, or -1. */
+static int pkcs8_len(EVP_PKEY *k, unsigned char **der)
+{
+    *der = NULL;
+    return i2d_PrivateKey(k, der);
+}
+
+static int has_seed(evp_env *e, EVP_PKEY *k)
+{
+    uint8_t s[64];
+    size_t len;
+    int r = evp_get_octets(k, "seed", s, sizeof(s), &len);
+
+    (void)e;
+    ERR_clear_error();
+    return r && len == 64;
+}
+
+static void retain_seed_no(const char *moddir, const char *lines,
+                           const char *kem_sect, const char *label)
+{
+    evp_env e;
+
+    if (!CHECK(load_cnf(&e, moddir, lines, kem_sect), "%s: config load",
+               label)) {
+        close_cnf(&e);
+        return;
+    }
+    const char *ce = config_error(&e);
+    CHECK(ce != NULL && ce[0] == '\0', "%s: config-error \"%s\"", label,
+          ce ? ce : "(null)");
+    for (size_t i = 0; i < 3; i++) {
+        EVP_PKEY *k = evp_keygen(&e, evp_variants[i].name, NULL, 0);
+        uint8_t dk[3168], ct[1568], ss1[32], ss2[32];
+        size_t len, ctlen = sizeof(ct), s1 = 32, s2 = 32;
+        CHECK(k != NULL && !has_seed(&e, k)
+                  && evp_get_octets(k, "priv", dk, sizeof(dk), &len),
+              "%s: %s keeps its seed", label, evp_variants[i].name);
+        CHECK(k != NULL && evp_encaps(&e, k, NULL, 0, ct, &ctlen, ss1, &s1)
+                  && evp_decaps(&e, k, ct, ctlen, ss2, &s2)
+                  && memcmp(ss1, ss2, 32) == 0,
+              "%s: %s round trip", label, evp_variants[i].name);
+        EVP_PKEY_free(k);
+    }
+    close_cnf(&e);
+}
+
+static void prefer_seed_no(const char *moddir)
+{
+    evp_env e;
+    const evp_variant *v = &evp_variants[1];
+
+    if (!CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect",
+                        "prefer_seed = no"), "prefer_seed=no: config load")) {
+        close_cnf(&e);
+        return;
+    }
+    EVP_PKEY *a = evp_keygen(&e, v->name, NULL, 0);
+    EVP_PKEY *b = evp_keygen(&e, v->name, NULL, 0);
+    uint8_t dk[3168], seed_b[64], got[3168];
+    size_t len;
+    if (CHECK(a != NULL && b != NULL
+                  && evp_get_octets(a, "priv", dk, sizeof(dk), &len)
+                  && evp_get_octets(b, "seed", seed_b, sizeof(seed_b), &len),
+              "prefer_seed=no: keys")) {
+        /* With prefer_seed = no the (foreign) seed is dropped: dk wins. */
+        EVP_PKEY *k = evp_import(&e, v->name, EVP_PKEY_KEYPAIR, NULL, 0, dk,
+                                 v->dk, seed_b, 64);
+        CHECK(k != NULL && evp_get_octets(k, "priv", got, sizeof(got), &len)
+                  && evp_bytes_eq("dk", got, len, dk, v->dk)
+                  && !has_seed(&e, k) && EVP_PKEY_eq(k, a) == 1,
+              "prefer_seed=no: seed + dk import");
+        EVP_PKEY_free(k);
+    }
+    EVP_PKEY_free(a);
+    EVP_PKEY_free(b);
+    close_cnf(&e);
+}
+
+/* A bad value: the provider still loads, "config-error" names the key and
+ * the value, and `expect` says what still works:
+ *   'b' bad yes/no: default kept (generated keys keep their seed);
+ *   'o' bad output list: i2d_PrivateKey fails, KEM works;
+ *   'i' bad input list: d2i of our own PKCS#8 fails, KEM works. */
+static void bad_value(const char *moddir, const char *lines,
+                      const char *kem_sect, const char *needle, char expect)
+{
+    evp_env e;
+
+    ERR_clear_error();
+    if (!CHECK(load_cnf(&e, moddir, lines, kem_sect),
+               "bad config \"%s\" / \"%s\": provider did not load", lines,
+               kem_sect ? kem_sect : "")) {
+        close_cnf(&e);
+        ERR_clear_error();
+        return;
+    }
+    CHECK(ERR_peek_error() == 0, "bad config left an error on the queue");
+    const char *ce = config_error(&e);
+    CHECK(ce != NULL && strstr(ce, needle) != NULL,
+          "config-error \"%s\", expected to contain '%s'", ce ? ce : "(null)",
+          needle);
+
+    const evp_variant *v = &evp_variants[0];
+    EVP_PKEY *k = evp_keygen(&e, v->name, NULL, 0);
+    uint8_t ct[1568], ss1[32], ss2[32];
+    size_t ctlen = sizeof(ct), s1 = 32, s2 = 32;
+    CHECK(k != NULL && evp_encaps(&e, k, NULL, 0, ct, &ctlen, ss1, &s1)
+              && evp_decaps(&e, k, ct, ctlen, ss2, &s2)
+              && memcmp(ss1, ss2, 32) == 0, "bad config: KEM broken");
+    if (k != NULL && expect == 'b')
+        CHECK(has_seed(&e, k), "bad retain_seed did not keep the default");
+    if (k != NULL && expect == 'o') {
+        unsigned char *der = NULL;
+        int n = pkcs8_len(k, &der);
+        CHECK(n <= 0, "bad output_formats: private key encoded (%d bytes)", n);
+        OPENSSL_free(der);
+    }
+    if (k != NULL && expect == 'i') {
+        unsigned char *der = NULL;
+        int n = pkcs8_len(k, &der);
+        const unsigned char *q = der;
+        EVP_PKEY *d = NULL;
+        if (CHECK(n > 0, "bad input_formats: encoding failed"))
+            d = d2i_AutoPrivateKey_ex(NULL, &q, n, e.libctx, EVP_TEST_PROPQ);
+        CHECK(d == NULL, "bad input_formats: private key decoded");
+        EVP_PKEY_free(d);
+        OPENSSL_free(der);
+    }
+    EVP_PKEY_free(k);
+    close_cnf(&e);
+    ERR_clear_error();
+}
+
+/* output_formats decides the PKCS#8 form (notes/openssl.md §1 sizes for
+ * ML-KEM-768: seed-only 86, priv-only 2428, seed-priv 2498), and a file
+ * written as seed-only decodes back (input_formats default: all). */
+static void output_format(const char *moddir, const char *list, int len768)
+{
+    evp_env e;
+
+    if (!CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect", list),
+               "\"%s\": config load", list)) {
+        close_cnf(&e);
+        return;
+    }
+    EVP_PKEY *k = evp_keygen(&e, "ML-KEM-768", NULL, 0);
+    unsigned char *der = NULL;
+    int n = k != NULL ? pkcs8_len(k, &der) : -1;
+    CHECK(n == len768, "\"%s\": PKCS#8 of %d bytes, expected %d", list, n,
+          len768);
+    if (n > 0) {
+        const unsigned char *q = der;
+        EVP_PKEY *d = d2i_AutoPrivateKey_ex(NULL, &q, n, e.libctx,
+                                            EVP_TEST_PROPQ);
+        CHECK(d != NULL && EVP_PKEY_eq(d, k) == 1, "\"%s\": decode back", list);
+        EVP_PKEY_free(d);
+    }
+    OPENSSL_free(der);
+    EVP_PKEY_free(k);
+    close_cnf(&e);
+    ERR_clear_error();
+}
+
+void evp_suite_config(const char *moddir)
+{
+    snprintf(tmpdir, sizeof(tmpdir), "/tmp/mlkem-evp-XXXXXX");
+    if (!CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp"))
+        return;
+
+    retain_seed_no(moddir, "ml-kem = mlkem_kem_sect", "retain_seed = no",
+                   "ml-kem.retain_seed=no");
+    retain_seed_no(moddir, "retain_seed = false", NULL, "retain_seed=false");
+    prefer_seed_no(moddir);
+
+    /* Valid lists (any separator) load and work. */
+    evp_env e;
+    CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect",
+                   "output_formats = priv-only seed-only\n"
+                   "input_formats = seed-priv,priv-only,\tbare-seed\n"
+                   "retain_seed = YES\nprefer_seed = on"),
+          "valid format lists rejected");
+    close_cnf(&e);
+
+    output_format(moddir, "output_formats = seed-only", 86);
+    output_format(moddir, "output_formats = priv-only, seed-priv", 2428);
+    output_format(moddir, "output_formats = seed-priv", 2498);
+
+    bad_value(moddir, "ml-kem = mlkem_kem_sect",
+              "output_formats = seed-priv, bogus",
+              "ml-kem.output_formats: unknown key format name \"bogus\"", 'o');
+    bad_value(moddir, "input_formats = priv-only;seed-only", NULL,
+              "input_formats: unknown key format name \"priv-only;seed-only\"",
+              'i');
+    bad_value(moddir, "ml-kem = mlkem_kem_sect", "output_formats = ,",
+              "ml-kem.output_formats: empty key format list", 'o');
+    bad_value(moddir, "ml-kem = mlkem_kem_sect", "retain_seed = maybe",
+              "ml-kem.retain_seed: invalid value \"maybe\"", 'b');
+
+    char path[128];
+    snprintf(path, sizeof(path), "%s/mlkem.cnf", tmpdir);
+    unlink(path);
+    rmdir(tmpdir);
+    ERR_clear_error();
+}
