@@ -407,6 +407,13 @@ static int encode_pki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
         return 0;
     }
     fmt = pick_output_format(ctx->provctx, key->flags);
+    if (fmt < 0 && ctx->provctx->output_formats[0] < 0
+        && ctx->provctx->config_error[0] != '\0') {
+        /* The list is empty because the configuration was bad: say so. */
+        MLKEM_RAISE_DATA(MLKEM_R_BAD_FORMAT_NAME, "%s",
+                         ctx->provctx->config_error);
+        return 0;
+    }
     if (fmt < 0) {
         MLKEM_RAISE_DATA(MLKEM_R_MISSING_KEY,
                          "no format in ml-kem.output_formats fits this key%s",
@@ -682,6 +689,15 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     if (r != MLKEM_DER_OK) {
         MLKEM_RAISE_DATA(r, "%s %s", p->name, sname);
         codec_trace("decode %s %s rejected", p->name, sname);
+        ret = 0;
+        goto end;
+    }
+    if (priv && ctx->provctx->input_formats[0] < 0
+        && ctx->provctx->config_error[0] != '\0') {
+        /* No input format enabled because the configuration was bad: a
+         * fatal error naming the bad value, rather than "not found". */
+        MLKEM_RAISE_DATA(MLKEM_R_BAD_FORMAT_NAME, "%s",
+                         ctx->provctx->config_error);
         ret = 0;
         goto end;
     }

@@ -23,7 +23,8 @@
  *   - ml-kem.input_formats restricts what loads; retain_seed = no writes
  *     priv-only;
  *   - encrypted PKCS#8 (PBES2/AES-256-CBC) round trip, wrong passphrase fails;
- *   - decoder export_object and (3.5) encoder import_object paths;
+ *   - decoder export_object (a key our decoder read, held by another
+ *     keymgmt); on 3.5, keys and files crossing to and from 3.5's ML-KEM;
  *   - malformed input fails with the exact MLKEM_R_* reason and text, from
  *     library "mlkem", and yields no key.
  */
@@ -716,32 +717,38 @@ static void test_cross_provider(OSSL_LIB_CTX *ctx, OSSL_LIB_CTX *privonly,
         again = NULL;
     }
     if (is35) {
-        /* A 3.5 default-provider key written by our encoder: the core
-         * exports it and our import_object rebuilds it. In the priv-only
-         * context the result proves which encoder wrote it. */
+        /* A key made by 3.5's default provider, written by 3.5's encoder,
+         * read by our decoder: same bytes as ours, equal keys. (Our
+         * encoder's import_object serves keys of providers that have no
+         * encoder; 3.5 always prefers the key's own provider's encoders,
+         * ignoring the property query, so the public API cannot steer a
+         * default-provider key into it.) */
         EVP_PKEY *theirs = keygen_seed(privonly, x->name, "provider=default");
 
         CHECK(theirs != NULL && strcmp(provider_of(theirs), "default") == 0,
               "3.5 default-provider key");
         if (theirs != NULL) {
-            again = encode(theirs, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
-                           pq, &alen);
-            CHECK(again != NULL && alen == x->len[2]
-                  && sha_is(again, alen, x->sha[2]),
-                  "our encoder (import_object) wrote priv-only, %zu bytes",
-                  again != NULL ? alen : 0);
-            OPENSSL_free(again);
+            EVP_PKEY *ours;
+
             again = encode(theirs, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
                            "provider=default", &alen);
             CHECK(again != NULL && alen == x->len[0]
                   && sha_is(again, alen, x->sha[0]),
                   "3.5's own encoder wrote the same seed-priv bytes as ours");
+            ours = again != NULL ? decode(ctx, again, alen, "DER",
+                                          "PrivateKeyInfo", x->name,
+                                          EVP_PKEY_KEYPAIR, pq)
+                                 : NULL;
+            CHECK(ours != NULL && strcmp(provider_of(ours), "mlkem") == 0
+                  && EVP_PKEY_eq(ours, theirs) == 1,
+                  "our decoder reads 3.5's file into an equal key");
+            EVP_PKEY_free(ours);
             OPENSSL_free(again);
             again = NULL;
         }
         EVP_PKEY_free(theirs);
     } else {
-        printf("   (encoder import_object from another provider: 3.5 only)\n");
+        printf("   (3.5 default-provider keys: 3.5 only)\n");
     }
     EVP_PKEY_free(a.out);
     OSSL_DECODER_CTX_free(d);
@@ -1002,12 +1009,53 @@ end:
     EVP_PKEY_free(key);
 }
 
+/* ---- 7. A bad format list in the configuration ---------------------------- */
+
+static void test_bad_config(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *bad_out,
+                            OSSL_LIB_CTX *bad_in,
+                            const struct test_codecs_expected *x)
+{
+    const char *pq = "provider=mlkem";
+    EVP_PKEY *key, *k;
+    unsigned char *der = NULL, *pki = NULL;
+    size_t len = 0, plen = 0;
+
+    printf("== %s: bad format lists\n", x->name);
+    key = keygen_seed(bad_out, x->name, pq);
+    CHECK(key != NULL, "keygen with output_formats = bogus");
+    if (key != NULL) {
+        der = encode(key, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &len);
+        CHECK(der == NULL, "private key written despite a bad output list");
+        CHECK(queue_has(MLKEM_R_BAD_FORMAT_NAME, "unknown key format name"),
+              "bad output list: reason");
+        OPENSSL_free(der);
+        der = encode(key, EVP_PKEY_PUBLIC_KEY, "DER", "SubjectPublicKeyInfo",
+                     pq, &len);
+        CHECK(der != NULL && len == x->spki_len, "SPKI unaffected");
+        OPENSSL_free(der);
+    }
+    EVP_PKEY_free(key);
+    key = keygen_seed(dflt, x->name, pq);
+    if (key != NULL)
+        pki = encode(key, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &plen);
+    if (pki != NULL) {
+        ERR_clear_error();
+        k = decode(bad_in, pki, plen, "DER", NULL, NULL, EVP_PKEY_KEYPAIR, pq);
+        CHECK(k == NULL, "private key loaded despite a bad input list");
+        CHECK(queue_has(MLKEM_R_BAD_FORMAT_NAME, "unknown key format name"),
+              "bad input list: reason");
+        EVP_PKEY_free(k);
+    }
+    OPENSSL_free(pki);
+    EVP_PKEY_free(key);
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
     OSSL_LIB_CTX *dflt = NULL, *fctx[TEST_CODECS_NFMT] = { NULL };
-    OSSL_LIB_CTX *in_priv = NULL, *no_seed = NULL;
+    OSSL_LIB_CTX *in_priv = NULL, *no_seed = NULL, *bad_out = NULL, *bad_in = NULL;
     int argi = 1;
 
     if (argi < argc && strcmp(argv[argi], "--openssl35") == 0) {
@@ -1059,6 +1107,8 @@ int main(int argc, char **argv)
     }
     in_priv = make_ctx("in-priv", "ml-kem.input_formats = priv-only");
     no_seed = make_ctx("no-seed", "ml-kem.retain_seed = no");
+    bad_out = make_ctx("bad-out", "ml-kem.output_formats = seed-priv, bogus");
+    bad_in = make_ctx("bad-in", "ml-kem.input_formats = bogus");
     if (dflt == NULL)
         goto done;
 
@@ -1071,6 +1121,8 @@ int main(int argc, char **argv)
         test_encrypted(dflt, x);
         test_cross_provider(dflt, fctx[2], x);
         test_bad_input(dflt, x);
+        if (bad_out != NULL && bad_in != NULL)
+            test_bad_config(dflt, bad_out, bad_in, x);
     }
 done:
     OSSL_LIB_CTX_free(dflt);
@@ -1078,6 +1130,8 @@ done:
         OSSL_LIB_CTX_free(fctx[f]);
     OSSL_LIB_CTX_free(in_priv);
     OSSL_LIB_CTX_free(no_seed);
+    OSSL_LIB_CTX_free(bad_out);
+    OSSL_LIB_CTX_free(bad_in);
     rmdir(tmpdir);
     if (failures != 0) {
         printf("%d failure(s)\n", failures);
