@@ -81,17 +81,18 @@ int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY **out,
 
 /* Parse an untrusted classical public key of exactly info->ec_pub_bytes:
  * EC points must be uncompressed, on the curve and not the point at infinity
- * [SP56A] (MLKEM_R_BAD_POINT otherwise). 1 or 0 (error raised). */
+ * [SP56A] (MLKEM_R_BAD_POINT otherwise); an X25519 u of small order, which
+ * would make the secret all zero, is MLKEM_R_ZERO_SHARED_SECRET [RFC7748
+ * §6.1]. 1 or 0 (error raised). */
 int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
                                size_t len, EVP_PKEY **out);
 
-/* ECDH / X25519 between our private key and the peer's public key, whose
- * encoding is peer_pub (already validated by mlkem_hybrid_ec_import_pub).
- * Writes info->ec_ss_bytes to ss. X25519: a low-order peer point or an
- * all-zero result is MLKEM_R_ZERO_SHARED_SECRET [RFC7748 §6.1]. On failure
- * ss is zeroed. 1 or 0 (error raised). */
+/* ECDH / X25519 between our private key and the peer's public key (which
+ * came from mlkem_hybrid_ec_import_pub, or is the client's validated share).
+ * Writes info->ec_ss_bytes to ss. X25519: an all-zero result is
+ * MLKEM_R_ZERO_SHARED_SECRET [RFC7748 §6.1]. On failure ss is zeroed.
+ * 1 or 0 (error raised). */
 int mlkem_hybrid_ec_derive(const MLKEM_HYBRID_KEY *k, EVP_PKEY *priv,
-                           EVP_PKEY *peer, const uint8_t *peer_pub,
-                           uint8_t *ss);
+                           EVP_PKEY *peer, uint8_t *ss);
 
 #endif /* MLKEM_PROVIDER_HYBRID_H */

@@ -172,7 +172,7 @@ static int hkem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
         goto end;
     }
     if (!mlkem_hybrid_ec_generate(k, &eph, ec_out)
-        || !mlkem_hybrid_ec_derive(k, eph, k->ec, k->ec_pub, ec_ss))
+        || !mlkem_hybrid_ec_derive(k, eph, k->ec, ec_ss))
         goto end;
     *outlen = ct_bytes;
     *secretlen = ss_bytes;
@@ -240,7 +240,7 @@ static int hkem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         goto end;
     }
     if (!mlkem_hybrid_ec_import_pub(k, ec_in, ec_len, &peer)
-        || !mlkem_hybrid_ec_derive(k, k->ec, peer, ec_in, ec_ss))
+        || !mlkem_hybrid_ec_derive(k, k->ec, peer, ec_ss))
         goto end;
     *outlen = ss_bytes;
     ok = 1;

@@ -193,6 +193,13 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
                          info->name, len);
         return 0;
     }
+    /* [RFC7748] §6.1: a small-order u would make the X25519 secret all
+     * zero whatever our scalar; refuse the share itself, so a TLS server
+     * answers illegal_parameter rather than failing later in encaps. */
+    if (info->ec_group == NULL && x25519_is_small_order(pub)) {
+        MLKEM_RAISE_DATA(MLKEM_R_ZERO_SHARED_SECRET, "small-order X25519 share");
+        return 0;
+    }
     /* The default provider's own errors are replaced by ours. */
     ERR_set_mark();
     if (info->ec_group == NULL) {
@@ -216,8 +223,7 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
 }
 
 int mlkem_hybrid_ec_derive(const MLKEM_HYBRID_KEY *k, EVP_PKEY *priv,
-                           EVP_PKEY *peer, const uint8_t *peer_pub,
-                           uint8_t *ss)
+                           EVP_PKEY *peer, uint8_t *ss)
 {
     const mlkem_hybrid_info *info = k->info;
     EVP_PKEY_CTX *ctx = NULL;
@@ -225,10 +231,6 @@ int mlkem_hybrid_ec_derive(const MLKEM_HYBRID_KEY *k, EVP_PKEY *priv,
     uint8_t acc = 0;
     int ok = 0;
 
-    if (info->ec_group == NULL && x25519_is_small_order(peer_pub)) {
-        MLKEM_RAISE(MLKEM_R_ZERO_SHARED_SECRET);
-        goto end;
-    }
     ERR_set_mark();
     /* The peer was validated when imported: no second public key check. */
     if ((ctx = EVP_PKEY_CTX_new_from_pkey(k->provctx->libctx, priv, k->propq)) == NULL
@@ -566,7 +568,13 @@ static int hyb_import(void *vkey, int selection, const OSSL_PARAM params[])
 }
 
 /* Exporting a private key would silently lose it (only "pub" exists), so a
- * selection asking for the private half of a key pair fails. */
+ * selection asking for the private half of a key pair fails, and fails
+ * without raising an error: OpenSSL 3.2+ evp_kem_init() first tries to
+ * export the key to the provider of whichever KEM a plain fetch returns
+ * (on 3.5, the default provider's X25519MLKEM768), then falls back to the
+ * key's own provider, leaving any error of the first attempt queued; libssl
+ * then reads that stale error in SSL_get_error() and fails the first
+ * SSL_read of a completed handshake. */
 static int hyb_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
 {
     MLKEM_HYBRID_KEY *k = vkey;
@@ -575,11 +583,8 @@ static int hyb_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
 
     if (k == NULL || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 0;
-    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && mlkem_hybrid_has_priv(k)) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
-                         "%s: private key export is not supported", k->info->name);
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && mlkem_hybrid_has_priv(k))
         return 0;
-    }
     if (!mlkem_hybrid_has_pub(k)) {
         MLKEM_RAISE(MLKEM_R_MISSING_KEY);
         return 0;
