@@ -1,0 +1,162 @@
+# shellcheck shell=bash disable=SC2034
+# lib.sh: shared helpers for the TLS shell tests (sourced, bash).
+#
+# Every server binds 127.0.0.1 only, on a port the kernel picks (port 0; the
+# server prints "ACCEPT 127.0.0.1:<port>") or, for nginx, a random free
+# port. Every server runs under `timeout` (a hard upper bound on its life)
+# and is stopped by the test; the EXIT trap kills whatever is left and
+# removes the temporary directory.
+#
+# Environment (set by test/tls/CMakeLists.txt):
+#   MLKEM_PROVIDER_DIR      directory holding mlkem.so
+#   MLKEM_OPENSSL35_PREFIX  OpenSSL 3.5 peer (scripts/openssl35.sh)
+#   MLKEM_SOURCE_DIR        source tree (examples/tls/)
+#   MLKEM_TLS_BADSHARE, MLKEM_TLS_CAPS, MLKEM_TLS_INPROC   test binaries
+
+set -u
+
+TLS_FAILS=0
+TLS_PIDS=()
+TLS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-tls.XXXXXX") || exit 1
+SERVER_LIFETIME=${SERVER_LIFETIME:-120}
+CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-20}
+
+tls_cleanup() {
+    local p
+    for p in "${TLS_PIDS[@]}"; do
+        kill "$p" 2>/dev/null
+    done
+    for p in "${TLS_PIDS[@]}"; do
+        wait "$p" 2>/dev/null
+    done
+    rm -rf "$TLS_TMP"
+}
+trap tls_cleanup EXIT
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; TLS_FAILS=$((TLS_FAILS + 1)); }
+ok() { echo "ok   $*"; }
+finish() {
+    if [ "$TLS_FAILS" -ne 0 ]; then
+        echo "FAIL: $TLS_FAILS failure(s)" >&2
+        exit 1
+    fi
+    echo "PASS"
+    exit 0
+}
+
+# ---- tools ----------------------------------------------------------------
+
+O30=${MLKEM_OPENSSL30:-openssl}
+O35_PREFIX=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
+EXAMPLES=${MLKEM_SOURCE_DIR:?MLKEM_SOURCE_DIR not set}/examples/tls
+
+need_provider() {
+    [ -n "${MLKEM_PROVIDER_DIR:-}" ] && [ -f "$MLKEM_PROVIDER_DIR/mlkem.so" ] ||
+        skip "mlkem.so not built (MLKEM_PROVIDER_DIR=${MLKEM_PROVIDER_DIR:-unset})"
+    case "$($O30 version 2>/dev/null)" in
+        "OpenSSL 3."*) ;;
+        *) skip "no OpenSSL 3 command line ($O30)" ;;
+    esac
+    PROV=(-provider-path "$MLKEM_PROVIDER_DIR" -provider mlkem -provider default)
+}
+
+need_openssl35() {
+    [ -x "$O35_PREFIX/bin/openssl" ] &&
+        LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" version 2>/dev/null |
+        grep -q '^OpenSSL 3\.[5-9]' ||
+        skip "OpenSSL 3.5 peer not found at $O35_PREFIX (run scripts/openssl35.sh)"
+}
+
+# The OpenSSL 3.5 command line.
+o35() { LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" "$@"; }
+
+# group name -> IANA codepoint (decimal, as -trace prints it)
+group_id() {
+    case "$1" in
+        X25519MLKEM768) echo 4588 ;;
+        SecP256r1MLKEM768) echo 4587 ;;
+        SecP384r1MLKEM1024) echo 4589 ;;
+        MLKEM512) echo 512 ;;
+        MLKEM768) echo 513 ;;
+        MLKEM1024) echo 514 ;;
+        x25519 | X25519) echo 29 ;;
+        *) echo 0 ;;
+    esac
+}
+GROUPS6=(X25519MLKEM768 SecP256r1MLKEM768 SecP384r1MLKEM1024 MLKEM512 MLKEM768 MLKEM1024)
+
+# A self-signed ECDSA P-256 certificate for localhost / 127.0.0.1.
+make_cert() {
+    CERT=$TLS_TMP/cert.pem
+    KEY=$TLS_TMP/key.pem
+    $O30 req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+        -keyout "$KEY" -out "$CERT" -days 2 -subj /CN=localhost \
+        -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" >/dev/null 2>&1 ||
+        { echo "FAIL: cannot make a certificate" >&2; exit 1; }
+}
+
+# ---- servers --------------------------------------------------------------
+
+# start_server NAME CMD...: run an `openssl s_server -accept 127.0.0.1:0 ...`
+# command (any env assignments via `env`), wait (<= 10 s) for its ACCEPT
+# line. Sets SERVER_PID and SERVER_PORT; output in $TLS_TMP/NAME.{out,err}.
+start_server() {
+    local name=$1 i
+    shift
+    timeout -k 2 "$SERVER_LIFETIME" stdbuf -oL "$@" \
+        >"$TLS_TMP/$name.out" 2>"$TLS_TMP/$name.err" </dev/null &
+    SERVER_PID=$!
+    TLS_PIDS+=("$SERVER_PID")
+    SERVER_PORT=
+    for i in $(seq 100); do
+        SERVER_PORT=$(sed -n 's/^ACCEPT 127\.0\.0\.1:\([0-9][0-9]*\)$/\1/p' \
+            "$TLS_TMP/$name.out" 2>/dev/null)
+        [ -n "$SERVER_PORT" ] && return 0
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "server $name did not start:" >&2
+    cat "$TLS_TMP/$name.err" >&2
+    return 1
+}
+
+# stop_server PID: SIGTERM, then wait (timeout -k bounds it anyway).
+stop_server() {
+    kill "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+    return 0
+}
+
+# wait_server PID: wait (<= 10 s) for a -naccept server to exit by itself.
+wait_server() {
+    local i
+    for i in $(seq 100); do
+        kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null; return 0; }
+        sleep 0.1
+    done
+    stop_server "$1"
+    return 1
+}
+
+# ---- clients and proofs ---------------------------------------------------
+
+# http_client OUT CMD...: run an s_client command that sends an HTTP GET
+# (the servers use -www), bounded by CLIENT_TIMEOUT; output in OUT.
+http_client() {
+    local out=$1
+    shift
+    printf 'GET / HTTP/1.0\r\n\r\n' |
+        timeout -k 2 "$CLIENT_TIMEOUT" "$@" >"$out" 2>&1
+}
+
+# trace_group FILE: the group in the first ServerHello (or
+# HelloRetryRequest) of an -trace output, as a decimal codepoint.
+trace_group() {
+    awk '/ServerHello, Length=/ { sh = 1 }
+         sh && /NamedGroup:/ { s = $0; sub(/.*\(/, "", s); sub(/\).*/, "", s); print s; exit }' "$1"
+}
+
+# got_page FILE: the -www status page came back over the TLS connection
+# (not anchored: with -trace, s_client's page output can start mid-line).
+got_page() { grep -q 'HTTP/1.0 200 ok' "$1"; }

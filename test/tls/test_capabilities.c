@@ -1,0 +1,239 @@
+/*
+ * test_capabilities.c: the TLS-GROUP capability table, read the way libssl
+ * reads it (OSSL_PROVIDER_get_capabilities), checked parameter by parameter:
+ * name, exact type, value. A single wrong type makes every SSL_CTX_new fail
+ * on OpenSSL 3.0 (ssl/t1_lib.c add_provider_groups), hence this test.
+ *
+ * On a 3.5+ runtime (the same binary run with LD_LIBRARY_PATH pointing at
+ * OpenSSL 3.5) the provider must announce no group (capabilities.c explains
+ * why) while libssl still knows all six names from its built-in groups.
+ *
+ * Usage: test_capabilities <provider dir>
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+#include <openssl/ssl.h>
+
+#include "test/common/test_util.h"
+#include "test/tls/tls_common.h"
+
+typedef struct {
+    const char *name, *alg;
+    unsigned int id, secbits;
+} expected_group;
+
+/* The specification of the table: IANA codepoints, OpenSSL 3.5's algorithm
+ * names and security bits (notes/openssl.md §4-5). */
+static const expected_group expected[TLS_NGROUPS] = {
+    {"X25519MLKEM768", "X25519MLKEM768", 0x11EC, 192},
+    {"SecP256r1MLKEM768", "SecP256r1MLKEM768", 0x11EB, 192},
+    {"SecP384r1MLKEM1024", "SecP384r1MLKEM1024", 0x11ED, 256},
+    {"MLKEM512", "ML-KEM-512", 0x0200, 128},
+    {"MLKEM768", "ML-KEM-768", 0x0201, 192},
+    {"MLKEM1024", "ML-KEM-1024", 0x0202, 256},
+};
+
+typedef struct {
+    int count;
+    int failures;
+} cb_state;
+
+static const OSSL_PARAM *find(const OSSL_PARAM *params, const char *key, int *n)
+{
+    const OSSL_PARAM *p, *hit = NULL;
+
+    *n = 0;
+    for (p = params; p->key != NULL; p++)
+        if (strcmp(p->key, key) == 0) {
+            (*n)++;
+            hit = p;
+        }
+    return hit;
+}
+
+static int check_utf8(const OSSL_PARAM *params, const char *key, const char *want,
+                      const char *group)
+{
+    int n;
+    const OSSL_PARAM *p = find(params, key, &n);
+
+    if (n != 1 || p->data_type != OSSL_PARAM_UTF8_STRING || p->data == NULL
+        || strlen((const char *)p->data) != p->data_size
+        || strcmp((const char *)p->data, want) != 0) {
+        test_fail("%s: %s: want UTF8 \"%s\" once; got %d entries, type %u, value \"%s\"",
+                  group, key, want, n, p != NULL ? p->data_type : 0,
+                  p != NULL && p->data_type == OSSL_PARAM_UTF8_STRING && p->data != NULL
+                      ? (const char *)p->data : "?");
+        return 0;
+    }
+    return 1;
+}
+
+static int check_uint(const OSSL_PARAM *params, const char *key, unsigned int want,
+                      const char *group)
+{
+    int n;
+    const OSSL_PARAM *p = find(params, key, &n);
+
+    if (n != 1 || p->data_type != OSSL_PARAM_UNSIGNED_INTEGER
+        || p->data_size != sizeof(unsigned int)
+        || *(const unsigned int *)p->data != want) {
+        test_fail("%s: %s: want unsigned int %u once; got %d entries, type %u, size %zu, value %u",
+                  group, key, want, n, p != NULL ? p->data_type : 0,
+                  p != NULL ? p->data_size : 0,
+                  p != NULL && p->data_size == sizeof(unsigned int)
+                      ? *(const unsigned int *)p->data : 0);
+        return 0;
+    }
+    return 1;
+}
+
+static int check_int(const OSSL_PARAM *params, const char *key, int want,
+                     const char *group)
+{
+    int n;
+    const OSSL_PARAM *p = find(params, key, &n);
+
+    if (n != 1 || p->data_type != OSSL_PARAM_INTEGER || p->data_size != sizeof(int)
+        || *(const int *)p->data != want) {
+        test_fail("%s: %s: want int %d once; got %d entries, type %u, size %zu, value %d",
+                  group, key, want, n, p != NULL ? p->data_type : 0,
+                  p != NULL ? p->data_size : 0,
+                  p != NULL && p->data_size == sizeof(int) ? *(const int *)p->data : 0);
+        return 0;
+    }
+    return 1;
+}
+
+static int group_cb(const OSSL_PARAM params[], void *arg)
+{
+    cb_state *st = arg;
+    const expected_group *e;
+    const OSSL_PARAM *p;
+    int nparams = 0, ok = 1;
+
+    if (st->count >= TLS_NGROUPS) {
+        test_fail("more than %d groups reported", TLS_NGROUPS);
+        st->failures++;
+        st->count++;
+        return 1;
+    }
+    e = &expected[st->count++];
+    for (p = params; p->key != NULL; p++)
+        nparams++;
+    if (nparams != 10) {
+        test_fail("%s: %d parameters, want exactly 10", e->name, nparams);
+        ok = 0;
+    }
+    ok &= check_utf8(params, OSSL_CAPABILITY_TLS_GROUP_NAME, e->name, e->name);
+    ok &= check_utf8(params, OSSL_CAPABILITY_TLS_GROUP_NAME_INTERNAL, "", e->name);
+    ok &= check_uint(params, OSSL_CAPABILITY_TLS_GROUP_ID, e->id, e->name);
+    ok &= check_utf8(params, OSSL_CAPABILITY_TLS_GROUP_ALG, e->alg, e->name);
+    ok &= check_uint(params, OSSL_CAPABILITY_TLS_GROUP_SECURITY_BITS, e->secbits, e->name);
+    ok &= check_uint(params, OSSL_CAPABILITY_TLS_GROUP_IS_KEM, 1, e->name);
+    ok &= check_int(params, OSSL_CAPABILITY_TLS_GROUP_MIN_TLS, TLS1_3_VERSION, e->name);
+    ok &= check_int(params, OSSL_CAPABILITY_TLS_GROUP_MAX_TLS, 0, e->name);
+    ok &= check_int(params, OSSL_CAPABILITY_TLS_GROUP_MIN_DTLS, -1, e->name);
+    ok &= check_int(params, OSSL_CAPABILITY_TLS_GROUP_MAX_DTLS, -1, e->name);
+    if (!ok)
+        st->failures++;
+    else
+        printf("ok   TLS-GROUP %-19s id 0x%04X alg %-19s sec %u\n", e->name, e->id,
+               e->alg, e->secbits);
+    return 1;
+}
+
+static int other_cb(const OSSL_PARAM params[], void *arg)
+{
+    (void)params;
+    ++*(int *)arg;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = tls_provider_dir(argc, argv);
+    unsigned long v = OpenSSL_version_num();
+    int is35 = v >= 0x30500000UL;
+    cb_state st = {0, 0};
+    tls_env env;
+    int failures = 0, i, others = 0;
+
+    printf("runtime %s\n", OpenSSL_version(OPENSSL_VERSION));
+    if (tls_env_init(&env, dir) != 0)
+        return 1;
+
+    if (OSSL_PROVIDER_get_capabilities(env.mlkem, "TLS-GROUP", group_cb, &st) != 1) {
+        test_fail("get_capabilities(TLS-GROUP) did not return 1");
+        failures++;
+    }
+    failures += st.failures;
+    if (is35) {
+        if (st.count != 0) {
+            test_fail("OpenSSL >= 3.5: %d groups announced, want 0 (built-in groups serve them)",
+                      st.count);
+            failures++;
+        } else {
+            printf("ok   OpenSSL >= 3.5: no TLS-GROUP announced\n");
+        }
+    } else if (st.count != TLS_NGROUPS) {
+        test_fail("%d groups announced, want %d", st.count, TLS_NGROUPS);
+        failures++;
+    }
+    /* Unknown capabilities: answered 0 with no callback, as the default
+     * provider does (3.5's libssl asks for TLS-SIGALG and ignores that). */
+    if (OSSL_PROVIDER_get_capabilities(env.mlkem, "TLS-SIGALG", other_cb, &others) != 0
+        || others != 0) {
+        test_fail("TLS-SIGALG: want return 0 and no callback");
+        failures++;
+    }
+
+    /* libssl keeps a group only if its algorithm can be fetched; ours must
+     * be fetchable from our provider. */
+    for (i = 0; i < TLS_NGROUPS; i++) {
+        EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(env.libctx, expected[i].alg, "provider=mlkem");
+        EVP_KEM *kem = EVP_KEM_fetch(env.libctx, expected[i].alg, "provider=mlkem");
+
+        if (km == NULL || kem == NULL) {
+            test_fail("%s: keymgmt/KEM %s not fetchable from provider=mlkem",
+                      expected[i].name, expected[i].alg);
+            failures++;
+        }
+        EVP_KEYMGMT_free(km);
+        EVP_KEM_free(kem);
+    }
+
+    /* The table loads into libssl: SSL_CTX_new succeeds and every group
+     * name is accepted alone (a config Groups line would drop it silently;
+     * SSL_CTX_set1_groups_list fails loudly). */
+    for (i = 0; i < TLS_NGROUPS; i++) {
+        SSL_CTX *ctx = SSL_CTX_new_ex(env.libctx, NULL, TLS_method());
+
+        if (ctx == NULL) {
+            test_fail("SSL_CTX_new_ex failed");
+            tls_print_errors("SSL_CTX_new_ex");
+            failures++;
+            break;
+        }
+        if (SSL_CTX_set1_groups_list(ctx, expected[i].name) != 1) {
+            test_fail("SSL_CTX_set1_groups_list(%s) failed", expected[i].name);
+            tls_print_errors("groups");
+            failures++;
+        }
+        SSL_CTX_free(ctx);
+    }
+
+    tls_env_free(&env);
+    if (failures) {
+        fprintf(stderr, "FAIL: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("PASS\n");
+    return 0;
+}
