@@ -243,8 +243,9 @@ static const OSSL_PARAM *mlkem_prov_gettable_params(void *provctx)
     return gettable;
 }
 
-/* "mlkem 0.1.0 (FIPS 203 final; backend portable; built with OpenSSL 3.0.19)" */
-static char g_buildinfo[160];
+/* "mlkem 0.1.0 (FIPS 203 final; backend portable; built with OpenSSL 3.0.19;
+ * running on OpenSSL 3.5.7)". One libcrypto per process, so one text. */
+static char g_buildinfo[200];
 
 static int mlkem_prov_get_params(void *provctx, OSSL_PARAM params[])
 {
@@ -649,8 +650,12 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_D
     registry_lock();
     if (g_buildinfo[0] == '\0')
         snprintf(g_buildinfo, sizeof(g_buildinfo),
-                 "mlkem %s (FIPS 203 final; backend %s; built with %s)",
-                 MLKEM_VERSION_STR, backend->name, OPENSSL_VERSION_TEXT);
+                 "mlkem %s (FIPS 203 final; backend %s; built with OpenSSL %s; "
+                 "running on OpenSSL %lu.%lu.%lu)",
+                 MLKEM_VERSION_STR, backend->name, OPENSSL_VERSION_STR,
+                 (ctx->ossl_version >> 28) & 0xF,
+                 (ctx->ossl_version >> 20) & 0xFF,
+                 (ctx->ossl_version >> 4) & 0xFF);
     registry_unlock();
 
     registry_add(handle);

@@ -131,6 +131,8 @@ err:
 
 void evp_env_close(evp_env *e)
 {
+    if (e->libctx == NULL)
+        return;
     if (e->mlkem != NULL)
         OSSL_PROVIDER_unload(e->mlkem);
     if (e->deflt != NULL)

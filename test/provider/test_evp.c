@@ -2,7 +2,7 @@
  * test_evp.c: mlkem.so through the public EVP API.
  *
  * Usage: test_evp <3.0|3.5> <module dir> <suite>...
- *   suites: provider roundtrip bad threads acvp config
+ *   suites: provider roundtrip bad threads acvp config instances
  *
  * Built against the system OpenSSL 3.0 headers and run twice by CTest: on
  * the system libcrypto 3.0, and on OpenSSL 3.5 through LD_LIBRARY_PATH (the
@@ -59,6 +59,14 @@ void evp_suite_provider(evp_env *e)
     CHECK(buildinfo != NULL && strncmp(buildinfo, prefix, strlen(prefix)) == 0,
           "buildinfo \"%s\"", buildinfo ? buildinfo : "(null)");
     CHECK(status == 1, "status %d", status);
+    /* The provider parsed the core's "openssl-version" numerically. */
+    unsigned long rv = OpenSSL_version_num();
+    char running[64];
+    snprintf(running, sizeof(running), "; running on OpenSSL %lu.%lu.%lu)",
+             (rv >> 28) & 0xF, (rv >> 20) & 0xFF, (rv >> 4) & 0xFF);
+    CHECK(buildinfo != NULL && strstr(buildinfo, running) != NULL,
+          "buildinfo \"%s\" lacks \"%s\"", buildinfo ? buildinfo : "(null)",
+          running);
     CHECK(OSSL_PROVIDER_available(e->libctx, "mlkem") == 1, "available");
     printf("provider: %s %s status %d; %s\n", name ? name : "?",
            version ? version : "?", status, buildinfo ? buildinfo : "?");
@@ -70,6 +78,53 @@ void evp_suite_provider(evp_env *e)
         seen += !strcmp(g->key, "name") + !strcmp(g->key, "version")
                 + !strcmp(g->key, "buildinfo") + !strcmp(g->key, "status");
     CHECK(seen == 4, "gettable params: %d of 4", seen);
+
+    /* Every reason code of prov.h has its text (get_reason_strings). The
+     * library code comes from a real error. */
+    static const struct { int r; const char *s; } reasons[] = {
+        { 101, "encapsulation key not reduced mod q" },
+        { 102, "decapsulation key hash check failed" },
+        { 103, "decapsulation key not reduced mod q" },
+        { 104, "invalid key length" },
+        { 105, "invalid ciphertext length" },
+        { 106, "invalid seed length" },
+        { 107, "seed does not match private key" },
+        { 108, "pairwise consistency test failed" },
+        { 109, "missing key" },
+        { 110, "key already set" },
+        { 111, "invalid ikme length" },
+        { 112, "output buffer too small" },
+        { 113, "random generation failed" },
+        { 114, "invalid key encoding" },
+        { 115, "wrong algorithm identifier" },
+        { 116, "unknown key format name" },
+        { 117, "invalid parameter" },
+        { 118, "invalid elliptic curve point" },
+        { 119, "all-zero X25519 shared secret" },
+        { 120, "classical key exchange failed" },
+        { 121, "key of the wrong type" },
+        { 122, "cannot create object identifier" },
+        { 123, "public key does not match private key" },
+    };
+    uint8_t junk[10] = { 0 };
+    ERR_clear_error();
+    EVP_PKEY *bad = evp_import(e, "ML-KEM-768", EVP_PKEY_PUBLIC_KEY, junk,
+                               sizeof(junk), NULL, 0, NULL, 0);
+    unsigned long err = ERR_peek_error();
+    int lib = ERR_GET_LIB(err);
+    CHECK(bad == NULL && err != 0, "a 10-byte ek was accepted");
+    EVP_PKEY_free(bad);
+    ERR_clear_error();
+    for (size_t i = 0; lib != 0 && i < sizeof(reasons) / sizeof(reasons[0]);
+         i++) {
+        const char *got = ERR_reason_error_string(ERR_PACK(lib, 0,
+                                                           reasons[i].r));
+        CHECK(got != NULL && strcmp(got, reasons[i].s) == 0,
+              "reason %d: \"%s\", expected \"%s\"", reasons[i].r,
+              got ? got : "(null)", reasons[i].s);
+    }
+    CHECK(lib != 0 && strcmp(ERR_lib_error_string(ERR_PACK(lib, 0, 0)),
+                             "mlkem") == 0, "library name");
 
     for (size_t i = 0; i < 3; i++) {
         const evp_variant *v = &evp_variants[i];
@@ -418,6 +473,42 @@ void evp_suite_roundtrip(evp_env *e)
     }
 }
 
+/* ---- instances: the module loaded into several library contexts ------------
+ * Errors are raised through a live core handle; unloading the first instance
+ * must not leave a dangling one (ASan would see a use after free). */
+static int instance_error_ok(evp_env *e)
+{
+    uint8_t junk[5] = { 0 };
+    EVP_PKEY *k = evp_import(e, "ML-KEM-512", EVP_PKEY_PUBLIC_KEY, junk,
+                             sizeof(junk), NULL, 0, NULL, 0);
+    int ok = EXPECT_REASON(k != NULL, R_KEY_LENGTH, "error in an instance");
+    EVP_PKEY_free(k);
+    return ok;
+}
+
+void evp_suite_instances(const char *moddir)
+{
+    evp_env a, b, c;
+
+    if (!CHECK(evp_env_open(&a, moddir) && evp_env_open(&b, moddir),
+               "two instances"))
+        return;
+    instance_error_ok(&a);
+    instance_error_ok(&b);
+    evp_env_close(&a); /* the oldest instance goes first */
+    instance_error_ok(&b);
+    EVP_PKEY *k = evp_keygen(&b, "ML-KEM-768", NULL, 0);
+    CHECK(k != NULL, "keygen after the first instance left");
+    EVP_PKEY_free(k);
+    if (CHECK(evp_env_open(&c, moddir), "third instance")) {
+        evp_env_close(&b);
+        instance_error_ok(&c);
+        evp_env_close(&c);
+    } else {
+        evp_env_close(&b);
+    }
+}
+
 /* ---- main ---------------------------------------------------------------------- */
 
 static int check_runtime(const char *expect)
@@ -453,12 +544,19 @@ int main(int argc, char **argv)
 
     if (argc < 4) {
         fprintf(stderr, "usage: %s <3.0|3.5> <module dir> <suite>...\n"
-                "suites: provider roundtrip bad threads acvp config\n", argv[0]);
+                "suites: provider roundtrip bad threads acvp config "
+                "instances\n", argv[0]);
         return 2;
     }
     if (!check_runtime(argv[1]))
         return 1;
-    if (!evp_env_open(&e, argv[2]))
+    /* "instances" manages its own library contexts: with it alone, no
+     * shared one is opened (so its first instance is the module's oldest). */
+    int need_env = 0;
+    for (int i = 3; i < argc; i++)
+        need_env |= strcmp(argv[i], "instances") != 0;
+    memset(&e, 0, sizeof(e));
+    if (need_env && !evp_env_open(&e, argv[2]))
         return 1;
     for (int i = 3; i < argc; i++) {
         int before = evp_failures;
@@ -476,6 +574,8 @@ int main(int argc, char **argv)
             evp_suite_acvp(&e);
         else if (strcmp(argv[i], "config") == 0)
             evp_suite_config(argv[2]);
+        else if (strcmp(argv[i], "instances") == 0)
+            evp_suite_instances(argv[2]);
         else {
             fprintf(stderr, "unknown suite %s\n", argv[i]);
             evp_env_close(&e);
