@@ -51,12 +51,15 @@ if(TARGET mlkem)
     ENV "OPENSSL=${MLKEM_OPENSSL_CLI}")
   mlkem_add_test(provider_cli_interop
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_interop.sh
-            $<TARGET_FILE_DIR:mlkem>
+            $<TARGET_FILE_DIR:mlkem> "${_mlkem_evp}"
     LABELS provider codecs cli openssl35 TIMEOUT 300)
 
   if(TARGET mlkem_evp)
     mlkem_add_test(example_mlkem_evp
       COMMAND mlkem_evp --provider-path $<TARGET_FILE_DIR:mlkem>
       LABELS provider examples)
+    # It must have used our provider and agreed on the secret.
+    set_tests_properties(example_mlkem_evp PROPERTIES PASS_REGULAR_EXPRESSION
+      "generated ML-KEM-768 key pair \\(provider mlkem.*OK: both sides hold the same shared secret")
   endif()
 endif()
