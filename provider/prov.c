@@ -111,8 +111,15 @@ static void registry_remove(const OSSL_CORE_HANDLE *h)
 }
 
 /* During OSSL_provider_init the handle is not registered yet (init may still
- * fail); errors raised there use it directly. */
+ * fail); errors raised there use it when no registered one exists. */
 static const OSSL_CORE_HANDLE *g_init_handle;
+
+static void set_init_handle(const OSSL_CORE_HANDLE *h)
+{
+    registry_lock();
+    g_init_handle = h;
+    registry_unlock();
+}
 
 static void raise_with(const OSSL_CORE_HANDLE *h, const char *file, int line,
                        const char *func, int reason, const char *fmt,
@@ -129,17 +136,16 @@ void mlkem_prov_err(const char *file, int line, const char *func, int reason,
                     const char *fmt, ...)
 {
     va_list ap;
+    const OSSL_CORE_HANDLE *h = NULL;
 
-    if (c_new_error == NULL || c_set_error_debug == NULL || c_vset_error == NULL)
-        return;
     va_start(ap, fmt);
     registry_lock();
-    const OSSL_CORE_HANDLE *h = NULL;
     for (size_t i = 0; i < MLKEM_MAX_INSTANCES && h == NULL; i++)
         h = g_handles[i];
     if (h == NULL)
         h = g_init_handle;
-    if (h != NULL)
+    if (h != NULL && c_new_error != NULL && c_set_error_debug != NULL
+        && c_vset_error != NULL)
         raise_with(h, file, line, func, reason, fmt, ap);
     registry_unlock();
     va_end(ap);
@@ -579,12 +585,16 @@ static int create_oids(const OSSL_CORE_HANDLE *handle)
 
 OSSL_provider_init_fn OSSL_provider_init;
 
-MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
-                       const OSSL_DISPATCH **out, void **provctx)
+MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
+                                    const OSSL_DISPATCH *in,
+                                    const OSSL_DISPATCH **out, void **provctx)
 {
     MLKEM_PROV_CTX *ctx = NULL;
     const char *ossl_version = NULL;
 
+    /* The upcalls are the same for every load; store them under the lock
+     * that mlkem_prov_err() reads them with. */
+    registry_lock();
     for (const OSSL_DISPATCH *d = in; d->function_id != 0; d++) {
         switch (d->function_id) {
         case OSSL_FUNC_CORE_GET_PARAMS:
@@ -608,6 +618,7 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_D
         }
     }
     g_init_handle = handle;
+    registry_unlock();
 
     /* Choose the kernels for this CPU once, here (arch/dispatch.c). */
     const struct mlkem_backend *backend = mlkem_backend();
@@ -659,7 +670,7 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_D
     registry_unlock();
 
     registry_add(handle);
-    g_init_handle = NULL;
+    set_init_handle(NULL);
     *out = mlkem_prov_dispatch;
     *provctx = ctx;
     return 1;
@@ -669,6 +680,6 @@ err:
         OSSL_LIB_CTX_free(ctx->libctx);
         OPENSSL_free(ctx);
     }
-    g_init_handle = NULL;
+    set_init_handle(NULL);
     return 0;
 }
