@@ -8,10 +8,13 @@
  *             and the zeta values of Appendix A.
  *   [REF]     pq-crystals/kyber ref/ntt.c: same butterfly structure with
  *             Montgomery-form zetas; bounds re-derived here.
+ *   [MLKN]    mlkem-native: the "mulcache" idea (b1 * gamma computed once per
+ *             operand) used by basemul_acc.
  *
  * Deviations from the spec, all invisible outside this file:
  *   - zetas are stored in Montgomery form (zeta^BitRev7(i) * 2^16 mod q,
- *     centred), so one Montgomery multiplication computes zeta * x exactly;
+ *     centred) together with their products with q^-1 mod 2^16, so one
+ *     mlkem_fqmul_pre() computes zeta * x exactly;
  *   - coefficients are int16_t, reduced lazily (bounds in each comment);
  *   - NTT^-1 ends by multiplying with 2^16 / 128 instead of 1/128 (3303 in
  *     the spec), so its output carries a factor 2^16 that cancels the 2^-16
@@ -19,55 +22,264 @@
  *   - basemul_acc accumulates the k products of a row in 32 bits and reduces
  *     once (Algorithm 11 applied k times and summed).
  * These are the contracts of arch/backend.h; kem/poly.h restates them.
+ *
+ * Shape of the code. The butterflies work on groups of 8 coefficients held
+ * in small local arrays (memcpy in, 8 independent lanes of 16-bit
+ * arithmetic, memcpy out). That is plain C, but it is the shape compilers'
+ * vectorizers map onto 128-bit SIMD (SSE2, NEON) without any ISA flag; the
+ * last two NTT layers (and first two inverse layers), whose butterflies span
+ * 4 and 2 coefficients, gather 16 coefficients into two such groups.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "arch/backend.h"
 #include "kem/poly.h"
 #include "kem/reduce.h"
 
-/* mlkem_zetas[i] = zeta^BitRev7(i) * 2^16 mod q, centred in [-(q-1)/2,
- * (q-1)/2], zeta = 17 (FIPS 203 Appendix A in Montgomery form).
- * test/kem/test_ntt.c recomputes the table from zeta = 17 and BitRev7. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MLKEM_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define MLKEM_ALWAYS_INLINE inline
+#endif
+
+/* mlkem_zetas[i] = zeta^BitRev7(i) * 2^16 mod q, centred, zeta = 17
+ * (FIPS 203 Appendix A in Montgomery form); mlkem_zetas_qinv[i] =
+ * mlkem_zetas[i] * q^-1 mod 2^16 (signed). mlkem_gammas[p] =
+ * zeta^(2 BitRev7(p) + 1) * 2^16 mod q, centred (the gamma of Algorithm 11
+ * for coefficient pair p; gammas[2m] = zetas[64+m], gammas[2m+1] =
+ * -zetas[64+m]), and mlkem_gammas_qinv likewise. mlkem_zetas_rev[i] =
+ * mlkem_zetas[127 - i] (and its twin): NTT^-1 walks the zetas downwards, and
+ * reading them upwards lets compilers vectorize its first two layers.
+ * test/kem/test_ntt.c recomputes all tables from zeta = 17 and BitRev7. */
 const int16_t mlkem_zetas[128] = {
-    -1044,  -758,  -359, -1517,  1493,  1422,   287,   202,
-     -171,   622,  1577,   182,   962, -1202, -1474,  1468,
-      573, -1325,   264,   383,  -829,  1458, -1602,  -130,
-     -681,  1017,   732,   608, -1542,   411,  -205, -1571,
-     1223,   652,  -552,  1015, -1293,  1491,  -282, -1544,
-      516,    -8,  -320,  -666, -1618, -1162,   126,  1469,
-     -853,   -90,  -271,   830,   107, -1421,  -247,  -951,
-     -398,   961, -1508,  -725,   448, -1065,   677, -1275,
-    -1103,   430,   555,   843, -1251,   871,  1550,   105,
-      422,   587,   177,  -235,  -291,  -460,  1574,  1653,
-     -246,   778,  1159,  -147,  -777,  1483,  -602,  1119,
-    -1590,   644,  -872,   349,   418,   329,  -156,   -75,
-      817,  1097,   603,   610,  1322, -1285, -1465,   384,
-    -1215,  -136,  1218, -1335,  -874,   220, -1187, -1659,
-    -1185, -1530, -1278,   794, -1510,  -854,  -870,   478,
-     -108,  -308,   996,   991,   958, -1460,  1522,  1628,
+     -1044,   -758,   -359,  -1517,   1493,   1422,    287,    202,
+      -171,    622,   1577,    182,    962,  -1202,  -1474,   1468,
+       573,  -1325,    264,    383,   -829,   1458,  -1602,   -130,
+      -681,   1017,    732,    608,  -1542,    411,   -205,  -1571,
+      1223,    652,   -552,   1015,  -1293,   1491,   -282,  -1544,
+       516,     -8,   -320,   -666,  -1618,  -1162,    126,   1469,
+      -853,    -90,   -271,    830,    107,  -1421,   -247,   -951,
+      -398,    961,  -1508,   -725,    448,  -1065,    677,  -1275,
+     -1103,    430,    555,    843,  -1251,    871,   1550,    105,
+       422,    587,    177,   -235,   -291,   -460,   1574,   1653,
+      -246,    778,   1159,   -147,   -777,   1483,   -602,   1119,
+     -1590,    644,   -872,    349,    418,    329,   -156,    -75,
+       817,   1097,    603,    610,   1322,  -1285,  -1465,    384,
+     -1215,   -136,   1218,  -1335,   -874,    220,  -1187,  -1659,
+     -1185,  -1530,  -1278,    794,  -1510,   -854,   -870,    478,
+      -108,   -308,    996,    991,    958,  -1460,   1522,   1628,
 };
+const int16_t mlkem_zetas_qinv[128] = {
+       -20,  31498,  14745,    787,  13525, -12402,  28191, -16694,
+    -20907,  27758,  -3799, -15690,  10690,   1358, -11202,  31164,
+     -5827,  17363, -26360, -29057,   5571,  -1102,  21438, -26242,
+    -28073,  24313, -10532,   8800,  18426,   8859,  26675, -16163,
+     -5689,  -6516,   1496,  30967, -23565,  20179,  20710,  25080,
+    -12796,  26616,  16064, -12442,   9134,   -650, -25986,  27837,
+     19883, -28250, -15887,  -8898, -28309,   9075, -30199,  18249,
+     13426,  14017, -29156, -12757,  16832,   4311, -24155, -17915,
+      -335,  11182, -11477,  13387, -32227, -14233,  20494, -21655,
+    -27738,  13131,    945,  -4587, -14883,  23092,   6182,   5493,
+     32010, -32502,  10631,  30317,  29175, -18741, -28762,  12639,
+    -18486,  20100,  17560,  18525, -14430,  19529,  -5276, -12619,
+    -31183,  20297,  25435,   2146,  -7382,  15355,  24391, -32384,
+    -20927,  -6280,  10946, -14903,  24214, -11044,  16989,  14469,
+     10335, -21498,  -7934, -20198, -22502,  23210,  10906, -17442,
+     31636, -23860,  28644, -20257,  23998,   7756, -17422,  23132,
+};
+const int16_t mlkem_zetas_rev[128] = {
+      1628,   1522,  -1460,    958,    991,    996,   -308,   -108,
+       478,   -870,   -854,  -1510,    794,  -1278,  -1530,  -1185,
+     -1659,  -1187,    220,   -874,  -1335,   1218,   -136,  -1215,
+       384,  -1465,  -1285,   1322,    610,    603,   1097,    817,
+       -75,   -156,    329,    418,    349,   -872,    644,  -1590,
+      1119,   -602,   1483,   -777,   -147,   1159,    778,   -246,
+      1653,   1574,   -460,   -291,   -235,    177,    587,    422,
+       105,   1550,    871,  -1251,    843,    555,    430,  -1103,
+     -1275,    677,  -1065,    448,   -725,  -1508,    961,   -398,
+      -951,   -247,  -1421,    107,    830,   -271,    -90,   -853,
+      1469,    126,  -1162,  -1618,   -666,   -320,     -8,    516,
+     -1544,   -282,   1491,  -1293,   1015,   -552,    652,   1223,
+     -1571,   -205,    411,  -1542,    608,    732,   1017,   -681,
+      -130,  -1602,   1458,   -829,    383,    264,  -1325,    573,
+      1468,  -1474,  -1202,    962,    182,   1577,    622,   -171,
+       202,    287,   1422,   1493,  -1517,   -359,   -758,  -1044,
+};
+const int16_t mlkem_zetas_rev_qinv[128] = {
+     23132, -17422,   7756,  23998, -20257,  28644, -23860,  31636,
+    -17442,  10906,  23210, -22502, -20198,  -7934, -21498,  10335,
+     14469,  16989, -11044,  24214, -14903,  10946,  -6280, -20927,
+    -32384,  24391,  15355,  -7382,   2146,  25435,  20297, -31183,
+    -12619,  -5276,  19529, -14430,  18525,  17560,  20100, -18486,
+     12639, -28762, -18741,  29175,  30317,  10631, -32502,  32010,
+      5493,   6182,  23092, -14883,  -4587,    945,  13131, -27738,
+    -21655,  20494, -14233, -32227,  13387, -11477,  11182,   -335,
+    -17915, -24155,   4311,  16832, -12757, -29156,  14017,  13426,
+     18249, -30199,   9075, -28309,  -8898, -15887, -28250,  19883,
+     27837, -25986,   -650,   9134, -12442,  16064,  26616, -12796,
+     25080,  20710,  20179, -23565,  30967,   1496,  -6516,  -5689,
+    -16163,  26675,   8859,  18426,   8800, -10532,  24313, -28073,
+    -26242,  21438,  -1102,   5571, -29057, -26360,  17363,  -5827,
+     31164, -11202,   1358,  10690, -15690,  -3799,  27758, -20907,
+    -16694,  28191, -12402,  13525,    787,  14745,  31498,    -20,
+};
+const int16_t mlkem_gammas[128] = {
+     -1103,   1103,    430,   -430,    555,   -555,    843,   -843,
+     -1251,   1251,    871,   -871,   1550,  -1550,    105,   -105,
+       422,   -422,    587,   -587,    177,   -177,   -235,    235,
+      -291,    291,   -460,    460,   1574,  -1574,   1653,  -1653,
+      -246,    246,    778,   -778,   1159,  -1159,   -147,    147,
+      -777,    777,   1483,  -1483,   -602,    602,   1119,  -1119,
+     -1590,   1590,    644,   -644,   -872,    872,    349,   -349,
+       418,   -418,    329,   -329,   -156,    156,    -75,     75,
+       817,   -817,   1097,  -1097,    603,   -603,    610,   -610,
+      1322,  -1322,  -1285,   1285,  -1465,   1465,    384,   -384,
+     -1215,   1215,   -136,    136,   1218,  -1218,  -1335,   1335,
+      -874,    874,    220,   -220,  -1187,   1187,  -1659,   1659,
+     -1185,   1185,  -1530,   1530,  -1278,   1278,    794,   -794,
+     -1510,   1510,   -854,    854,   -870,    870,    478,   -478,
+      -108,    108,   -308,    308,    996,   -996,    991,   -991,
+       958,   -958,  -1460,   1460,   1522,  -1522,   1628,  -1628,
+};
+const int16_t mlkem_gammas_qinv[128] = {
+      -335,    335,  11182, -11182, -11477,  11477,  13387, -13387,
+    -32227,  32227, -14233,  14233,  20494, -20494, -21655,  21655,
+    -27738,  27738,  13131, -13131,    945,   -945,  -4587,   4587,
+    -14883,  14883,  23092, -23092,   6182,  -6182,   5493,  -5493,
+     32010, -32010, -32502,  32502,  10631, -10631,  30317, -30317,
+     29175, -29175, -18741,  18741, -28762,  28762,  12639, -12639,
+    -18486,  18486,  20100, -20100,  17560, -17560,  18525, -18525,
+    -14430,  14430,  19529, -19529,  -5276,   5276, -12619,  12619,
+    -31183,  31183,  20297, -20297,  25435, -25435,   2146,  -2146,
+     -7382,   7382,  15355, -15355,  24391, -24391, -32384,  32384,
+    -20927,  20927,  -6280,   6280,  10946, -10946, -14903,  14903,
+     24214, -24214, -11044,  11044,  16989, -16989,  14469, -14469,
+     10335, -10335, -21498,  21498,  -7934,   7934, -20198,  20198,
+    -22502,  22502,  23210, -23210,  10906, -10906, -17442,  17442,
+     31636, -31636, -23860,  23860,  28644, -28644, -20257,  20257,
+     23998, -23998,   7756,  -7756, -17422,  17422,  23132, -23132,
+};
+
+/* 8 Cooley-Tukey butterflies (Algorithm 9, lines 8-10):
+ * (x, y) <- (x + z y, x - z y), z in Montgomery form with its q^-1 twin. */
+static MLKEM_ALWAYS_INLINE void ct_butterfly8(int16_t x[8], int16_t y[8],
+                                              const int16_t z[8],
+                                              const int16_t zq[8])
+{
+    for (unsigned l = 0; l < 8; l++) {
+        int16_t t = mlkem_fqmul_pre(y[l], z[l], zq[l]);
+        y[l] = (int16_t)(x[l] - t);
+        x[l] = (int16_t)(x[l] + t);
+    }
+}
+
+/* 8 Gentleman-Sande butterflies (Algorithm 10, lines 8-10), with the sum
+ * Barrett-reduced: (x, y) <- (x + y mod q, z (y - x)). */
+static MLKEM_ALWAYS_INLINE void gs_butterfly8(int16_t x[8], int16_t y[8],
+                                              const int16_t z[8],
+                                              const int16_t zq[8])
+{
+    for (unsigned l = 0; l < 8; l++) {
+        int16_t t = x[l];
+        x[l] = mlkem_barrett_reduce((int16_t)(t + y[l]));
+        y[l] = mlkem_fqmul_pre((int16_t)(y[l] - t), z[l], zq[l]);
+    }
+}
+
+static MLKEM_ALWAYS_INLINE void bcast8(int16_t z[8], int16_t zq[8],
+                                       unsigned i)
+{
+    for (unsigned l = 0; l < 8; l++) {
+        z[l] = mlkem_zetas[i];
+        zq[l] = mlkem_zetas_qinv[i];
+    }
+}
+
+/* One layer with butterfly span len >= 8, zetas from index i on. */
+static MLKEM_ALWAYS_INLINE void ntt_layer(int16_t r[256], const unsigned len,
+                                          unsigned i)
+{
+    for (unsigned start = 0; start < 256; start += 2 * len, i++) {
+        int16_t z[8], zq[8];
+        bcast8(z, zq, i);
+        for (unsigned j = start; j < start + len; j += 8) {
+            int16_t x[8], y[8];
+            memcpy(x, r + j, sizeof(x));
+            memcpy(y, r + j + len, sizeof(y));
+            ct_butterfly8(x, y, z, zq);
+            memcpy(r + j, x, sizeof(x));
+            memcpy(r + j + len, y, sizeof(y));
+        }
+    }
+}
+
+static MLKEM_ALWAYS_INLINE void invntt_layer(int16_t r[256],
+                                             const unsigned len, unsigned i)
+{
+    for (unsigned start = 0; start < 256; start += 2 * len, i--) {
+        int16_t z[8], zq[8];
+        bcast8(z, zq, i);
+        for (unsigned j = start; j < start + len; j += 8) {
+            int16_t x[8], y[8];
+            memcpy(x, r + j, sizeof(x));
+            memcpy(y, r + j + len, sizeof(y));
+            gs_butterfly8(x, y, z, zq);
+            memcpy(r + j, x, sizeof(x));
+            memcpy(r + j + len, y, sizeof(y));
+        }
+    }
+}
 
 /*
  * Implements FIPS 203, Algorithm 9 (NTT), lines 1-14, in place.
  * Input |r_i| < q; output |r_i| < 8q, the NTT of the input (no extra
  * factor), in the spec's order.
  * Bounds: each of the 7 layers replaces (a, b) by (a + t, a - t) with
- * t = zeta * b * 2^16 * 2^-16 and |t| < q (Montgomery reduction of
- * |zeta * b| <= 1664 * 8q < q * 2^15), so magnitudes grow by < q per layer:
- * < q + 7q = 8q = 26,632 < 2^15 at the end.
+ * t = zeta b (Montgomery) and |t| < q (|zeta * b| <= 1664 * 8q < q * 2^15),
+ * so magnitudes grow by < q per layer: < q + 7q = 8q = 26,632 < 2^15.
  */
 void mlkem_ntt_portable(int16_t r[256])
 {
-    unsigned i = 1;
-    for (unsigned len = 128; len >= 2; len >>= 1) {
-        for (unsigned start = 0; start < 256; start += 2 * len) {
-            const int16_t zeta = mlkem_zetas[i++];
-            for (unsigned j = start; j < start + len; j++) {
-                int16_t t = mlkem_fqmul(zeta, r[j + len]);
-                r[j + len] = (int16_t)(r[j] - t);
-                r[j] = (int16_t)(r[j] + t);
-            }
+    /* Lines 2-11 for len = 128 .. 8 (zeta indices 1 .. 31). */
+    ntt_layer(r, 128, 1);
+    ntt_layer(r, 64, 2);
+    ntt_layer(r, 32, 4);
+    ntt_layer(r, 16, 8);
+    ntt_layer(r, 8, 16);
+    /* len = 4 (indices 32 .. 63) and len = 2 (64 .. 127), 16 coefficients
+     * at a time: chunk c holds the len-4 blocks 2c, 2c+1 and the len-2
+     * blocks 4c .. 4c+3. */
+    for (unsigned c = 0; c < 16; c++) {
+        int16_t *p = r + 16 * c;
+        int16_t x[8], y[8], u[8], v[8], z[8], zq[8];
+        for (unsigned l = 0; l < 4; l++) {
+            x[l] = p[l];
+            y[l] = p[4 + l];
+            x[4 + l] = p[8 + l];
+            y[4 + l] = p[12 + l];
+            z[l] = mlkem_zetas[32 + 2 * c];
+            zq[l] = mlkem_zetas_qinv[32 + 2 * c];
+            z[4 + l] = mlkem_zetas[33 + 2 * c];
+            zq[4 + l] = mlkem_zetas_qinv[33 + 2 * c];
+        }
+        ct_butterfly8(x, y, z, zq);
+        /* p now reads x0..3 y0..3 x4..7 y4..7; len-2 block b is the b-th
+         * group of four: (u, u, v, v). */
+        u[0] = x[0]; u[1] = x[1]; v[0] = x[2]; v[1] = x[3];
+        u[2] = y[0]; u[3] = y[1]; v[2] = y[2]; v[3] = y[3];
+        u[4] = x[4]; u[5] = x[5]; v[4] = x[6]; v[5] = x[7];
+        u[6] = y[4]; u[7] = y[5]; v[6] = y[6]; v[7] = y[7];
+        for (unsigned b = 0; b < 4; b++) {
+            z[2 * b] = z[2 * b + 1] = mlkem_zetas[64 + 4 * c + b];
+            zq[2 * b] = zq[2 * b + 1] = mlkem_zetas_qinv[64 + 4 * c + b];
+        }
+        ct_butterfly8(u, v, z, zq);
+        for (unsigned b = 0; b < 4; b++) {
+            p[4 * b] = u[2 * b];
+            p[4 * b + 1] = u[2 * b + 1];
+            p[4 * b + 2] = v[2 * b];
+            p[4 * b + 3] = v[2 * b + 1];
         }
     }
 }
@@ -76,70 +288,113 @@ void mlkem_ntt_portable(int16_t r[256])
  * Implements FIPS 203, Algorithm 10 (NTT^-1), lines 1-14, in place, with
  * line 14's factor 1/128 replaced by 2^16/128 (see the file comment).
  * Input: any int16_t. Output: |r_i| < q, equal to NTT^-1(input) * 2^16.
- * Bounds: sums and differences are formed in 32 bits. A sum of two int16_t
- * has |s| <= 2^16, within mlkem_barrett_reduce's range, and leaves
- * |.| <= (q-1)/2. A difference has |d| <= 65535 and |zeta * d| <=
- * 1664 * 65535 = 109,050,240 < q * 2^15 = 109,084,672, so the Montgomery
- * reduction is valid and leaves |.| < q. Every layer therefore maps any
- * int16_t input to |.| < q, and the last multiplication by
- * f = 2^32 / 128 mod q = 1441 (Montgomery form of 2^16 / 128) also gives
- * |.| < q.
+ * Bounds: a first Barrett pass brings every input to |.| <= (q-1)/2. In each
+ * layer the sum of two values below q is Barrett-reduced (back to
+ * <= (q-1)/2) and the difference (|.| < 2q < 2^15) is multiplied by a zeta
+ * (|zeta (y - x)| < 2q * 1664 < q * 2^15), leaving |.| < q. The last
+ * multiplication by f = 2^32 / 128 mod q = 1441 (Montgomery form of
+ * 2^16 / 128) keeps |.| < q.
  */
 void mlkem_invntt_portable(int16_t r[256])
 {
-    const int16_t f = 1441;
-    unsigned i = 127;
-    for (unsigned len = 2; len <= 128; len <<= 1) {
-        for (unsigned start = 0; start < 256; start += 2 * len) {
-            const int32_t zeta = mlkem_zetas[i--];
-            for (unsigned j = start; j < start + len; j++) {
-                int32_t t = r[j];
-                int32_t u = r[j + len];
-                r[j] = mlkem_barrett_reduce(t + u);
-                r[j + len] = mlkem_montgomery_reduce(zeta * (u - t));
-            }
+    for (unsigned j = 0; j < 256; j++)
+        r[j] = mlkem_barrett_reduce(r[j]);
+    /* len = 2 (zeta indices 127 .. 64) and len = 4 (63 .. 32), 16
+     * coefficients at a time (the mirror image of the NTT's last layers),
+     * zeta index 127 - i read as mlkem_zetas_rev[i]. */
+    for (unsigned c = 0; c < 16; c++) {
+        int16_t *p = r + 16 * c;
+        int16_t x[8], y[8], u[8], v[8], z[8], zq[8];
+        for (unsigned b = 0; b < 4; b++) {
+            u[2 * b] = p[4 * b];
+            u[2 * b + 1] = p[4 * b + 1];
+            v[2 * b] = p[4 * b + 2];
+            v[2 * b + 1] = p[4 * b + 3];
+            /* zeta index 127 - 4c - b */
+            z[2 * b] = z[2 * b + 1] = mlkem_zetas_rev[4 * c + b];
+            zq[2 * b] = zq[2 * b + 1] = mlkem_zetas_rev_qinv[4 * c + b];
+        }
+        gs_butterfly8(u, v, z, zq);
+        x[0] = u[0]; x[1] = u[1]; x[2] = v[0]; x[3] = v[1];
+        y[0] = u[2]; y[1] = u[3]; y[2] = v[2]; y[3] = v[3];
+        x[4] = u[4]; x[5] = u[5]; x[6] = v[4]; x[7] = v[5];
+        y[4] = u[6]; y[5] = u[7]; y[6] = v[6]; y[7] = v[7];
+        for (unsigned l = 0; l < 4; l++) {
+            /* zeta indices 63 - 2c and 62 - 2c */
+            z[l] = mlkem_zetas_rev[64 + 2 * c];
+            zq[l] = mlkem_zetas_rev_qinv[64 + 2 * c];
+            z[4 + l] = mlkem_zetas_rev[65 + 2 * c];
+            zq[4 + l] = mlkem_zetas_rev_qinv[65 + 2 * c];
+        }
+        gs_butterfly8(x, y, z, zq);
+        for (unsigned l = 0; l < 4; l++) {
+            p[l] = x[l];
+            p[4 + l] = y[l];
+            p[8 + l] = x[4 + l];
+            p[12 + l] = y[4 + l];
         }
     }
+    /* len = 8 .. 128 (zeta indices 31 .. 1, descending). */
+    invntt_layer(r, 8, 31);
+    invntt_layer(r, 16, 15);
+    invntt_layer(r, 32, 7);
+    invntt_layer(r, 64, 3);
+    invntt_layer(r, 128, 1);
+    /* Line 14, times 2^16: f = 1441, f * q^-1 mod 2^16 = -10079. */
     for (unsigned j = 0; j < 256; j++)
-        r[j] = mlkem_fqmul(r[j], f);
+        r[j] = mlkem_fqmul_pre(r[j], 1441, -10079);
+}
+
+/*
+ * The k-term product of basemul_acc for a constant k (so that the loop over
+ * the k terms is unrolled and the loop over coefficient pairs vectorizes).
+ */
+static MLKEM_ALWAYS_INLINE void basemul_acc_k(int16_t r[256],
+                                              const int16_t *a,
+                                              const int16_t *b,
+                                              const unsigned k)
+{
+    int16_t bg[4][128]; /* b1 * gamma for each pair of each b_i */
+
+    for (unsigned i = 0; i < k; i++)
+        for (unsigned p = 0; p < 128; p++)
+            bg[i][p] = mlkem_fqmul_pre(b[256 * i + 2 * p + 1], mlkem_gammas[p],
+                                       mlkem_gammas_qinv[p]);
+    for (unsigned p = 0; p < 128; p++) {
+        int32_t c0 = 0, c1 = 0;
+        for (unsigned i = 0; i < k; i++) {
+            const int16_t *x = a + 256 * i + 2 * p;
+            const int16_t *y = b + 256 * i + 2 * p;
+            c0 += (int32_t)x[0] * y[0] + (int32_t)x[1] * bg[i][p];
+            c1 += (int32_t)x[0] * y[1] + (int32_t)x[1] * y[0];
+        }
+        r[2 * p] = mlkem_montgomery_reduce(c0);
+        r[2 * p + 1] = mlkem_montgomery_reduce(c1);
+    }
 }
 
 /*
  * r = sum_{i<k} a_i o b_i * 2^-16, where o is MultiplyNTTs. Implements FIPS
  * 203, Algorithm 11 (MultiplyNTTs) for each of the k products and sums them,
  * with Algorithm 12 (BaseCaseMultiply) inlined: for the pair (a0, a1),
- * (b0, b1) and gamma = zeta^(2 BitRev7(i) + 1),
+ * (b0, b1) and gamma = zeta^(2 BitRev7(p) + 1),
  *   c0 = a0 b0 + a1 b1 gamma,   c1 = a0 b1 + a1 b0.
- * gamma for pairs 2m and 2m+1 is +-mlkem_zetas[64 + m] (Montgomery form),
- * so mont(a1 b1) * gamma_mont = a1 b1 gamma with no extra factor, and the
- * single final Montgomery reduction leaves the factor 2^-16.
+ * b1 gamma is computed first (Montgomery, gamma in Montgomery form, so
+ * exactly b1 gamma mod q with |.| < q); then both sums are formed in 32
+ * bits and reduced once, leaving the factor 2^-16.
  * a and b point at k polynomials stored contiguously (a row of the matrix, a
- * vector). Contract: 1 <= k <= 4, |a_i|, |b_i| < q (or a_i in [0, q]).
- * Output |r_i| < q.
- * Bounds per coefficient pair and per i: |a0 b0| < q^2, |mont(a1 b1) gamma|
- * < q * 1664, |a0 b1 + a1 b0| < 2 q^2; summed over k <= 4 terms the larger
- * is 8 q^2 = 88,657,928 < q * 2^15 = 109,084,672, the Montgomery input
- * bound, and far inside int32.
+ * vector). Contract: 1 <= k <= 4, |a_i| <= q, |b_i| < q. Output |r_i| < q.
+ * Bounds: per term |a0 b0 + a1 (b1 gamma)| and |a0 b1 + a1 b0| are < 2 q^2;
+ * over k <= 4 terms < 8 q^2 = 88,657,928 < q * 2^15 = 109,084,672, the
+ * Montgomery input bound (and far inside int32).
  */
 void mlkem_basemul_acc_portable(int16_t r[256], const int16_t *a,
                                 const int16_t *b, unsigned k)
 {
-    for (unsigned m = 0; m < 64; m++) {
-        const int32_t zeta = mlkem_zetas[64 + m];
-        int32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-        for (unsigned i = 0; i < k; i++) {
-            const int16_t *x = a + 256 * i + 4 * m;
-            const int16_t *y = b + 256 * i + 4 * m;
-            c0 += (int32_t)x[0] * y[0]
-                + zeta * mlkem_montgomery_reduce((int32_t)x[1] * y[1]);
-            c1 += (int32_t)x[0] * y[1] + (int32_t)x[1] * y[0];
-            c2 += (int32_t)x[2] * y[2]
-                - zeta * mlkem_montgomery_reduce((int32_t)x[3] * y[3]);
-            c3 += (int32_t)x[2] * y[3] + (int32_t)x[3] * y[2];
-        }
-        r[4 * m + 0] = mlkem_montgomery_reduce(c0);
-        r[4 * m + 1] = mlkem_montgomery_reduce(c1);
-        r[4 * m + 2] = mlkem_montgomery_reduce(c2);
-        r[4 * m + 3] = mlkem_montgomery_reduce(c3);
+    switch (k) {
+    case 1: basemul_acc_k(r, a, b, 1); break;
+    case 2: basemul_acc_k(r, a, b, 2); break;
+    case 3: basemul_acc_k(r, a, b, 3); break;
+    default: basemul_acc_k(r, a, b, 4); break;
     }
 }

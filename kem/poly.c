@@ -45,7 +45,7 @@ void mlkem_poly_tomont(int16_t r[256])
     /* fqmul(x, 2^32 mod q) = x * 2^32 * 2^-16 = x * 2^16; |x * 1353| <=
      * 2^15 * 1353 < q * 2^15, so any int16_t input is allowed. */
     for (unsigned i = 0; i < 256; i++)
-        r[i] = mlkem_fqmul(r[i], MLKEM_MONT2);
+        r[i] = mlkem_fqmul_pre(r[i], MLKEM_MONT2, MLKEM_MONT2_QINV);
 }
 
 void mlkem_poly_ntt(int16_t r[256])

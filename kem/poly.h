@@ -18,8 +18,8 @@
  * kem/sampling.c):
  *   ntt(r):             in |r_i| < q; out |r_i| < 8q, r = NTT(r).
  *   invntt(r):          in any int16_t; out |r_i| < q, r = NTT^-1(r) * 2^16.
- *   basemul_acc(r,a,b,k): 1 <= k <= 4, a and b each k contiguous polys with
- *                       |coefficient| < q (a_i = q also allowed);
+ *   basemul_acc(r,a,b,k): 1 <= k <= 4, a and b each k contiguous polys,
+ *                       |a coefficient| <= q, |b coefficient| < q;
  *                       out |r_i| < q, r = sum_i a_i o b_i * 2^-16.
  *   rej_uniform(r,len,buf,buflen): buflen a multiple of 3; FIPS 203
  *                       Algorithm 7 lines 5-12 on public bytes; writes
@@ -33,7 +33,14 @@
 
 #include "kem/mlkem.h"
 
+/* Twiddle tables (kem/ntt.c): zetas and the basemul gammas in Montgomery
+ * form, each with its product with q^-1 mod 2^16. */
 extern const int16_t mlkem_zetas[128];
+extern const int16_t mlkem_zetas_qinv[128];
+extern const int16_t mlkem_zetas_rev[128];
+extern const int16_t mlkem_zetas_rev_qinv[128];
+extern const int16_t mlkem_gammas[128];
+extern const int16_t mlkem_gammas_qinv[128];
 
 /* ---- Arithmetic (kem/poly.c) --------------------------------------------- */
 

@@ -5,46 +5,81 @@
  *   [FIPS203] NIST FIPS 203, §2.3 (mod q) and §4.3 (arithmetic in R_q, T_q).
  *   [MONT]    P. Montgomery, "Modular multiplication without trial division",
  *             Math. Comp. 44 (1985).
- *   [REF]     The ML-KEM reference implementation's signed Montgomery and
- *             Barrett reductions (pq-crystals/kyber, reduce.c): the same
- *             idea, bounds re-derived here.
+ *   [SEIL]    G. Seiler, "Faster AVX2 optimized NTT multiplication for
+ *             Ring-LWE lattice cryptography", ePrint 2018/039: Montgomery
+ *             multiplication from 16-bit high/low products.
  *
  * Representation: a coefficient is an int16_t congruent to the field element
  * mod q, usually not in [0, q). "Montgomery form" of x means x * 2^16 mod q.
- * Both functions here are branch-free and table-free (constant time); they
- * rely on gcc/clang's documented behaviour that converting an out-of-range
- * integer to a signed type wraps mod 2^n and that >> on a negative signed
- * value shifts arithmetically.
  *
- * test/kem/test_reduce.c checks both over their whole documented input range.
+ * Everything is written with 16 x 16-bit products whose high or low half is
+ * kept (mlkem_mulhi16 / mlkem_mullo16). That is exact integer arithmetic, and
+ * it is also the shape compilers turn into 8-lane SIMD multiplies (SSE2
+ * pmulhw / pmullw, NEON sqdmulh-style) when they vectorize the loops of
+ * kem/ntt.c and kem/poly.c, with no ISA-specific code here.
+ *
+ * All functions are branch-free and table-free (constant time). They rely on
+ * gcc/clang's documented behaviour that converting an out-of-range integer to
+ * a signed type wraps mod 2^n and that >> on a negative value shifts
+ * arithmetically (rounds toward minus infinity).
+ *
+ * test/kem/test_reduce.c checks each function over its whole documented
+ * input range.
  */
 #ifndef MLKEM_KEM_REDUCE_H
 #define MLKEM_KEM_REDUCE_H
 
 #include <stdint.h>
 
-#define MLKEM_QINV (-3327)  /* q^-1 mod 2^16, as a signed 16-bit value */
-#define MLKEM_MONT (-1044)  /* 2^16 mod q, centred */
-#define MLKEM_MONT2 1353    /* 2^32 mod q: tomont multiplier */
-#define MLKEM_BARRETT_V 20159 /* round(2^26 / q) */
+#define MLKEM_QINV (-3327)     /* q^-1 mod 2^16, as a signed 16-bit value */
+#define MLKEM_MONT (-1044)     /* 2^16 mod q, centred */
+#define MLKEM_MONT2 1353       /* 2^32 mod q: the tomont multiplier */
+#define MLKEM_MONT2_QINV 20553 /* 1353 * q^-1 mod 2^16 (signed) */
+#define MLKEM_BARRETT_V 20159  /* round(2^26 / q) */
+
+/* floor(a * b / 2^16): the high half of the 32-bit product. */
+static inline int16_t mlkem_mulhi16(int16_t a, int16_t b)
+{
+    return (int16_t)(((int32_t)a * b) >> 16);
+}
+
+/* a * b mod 2^16, as a signed value: the low half of the product. */
+static inline int16_t mlkem_mullo16(int16_t a, int16_t b)
+{
+    return (int16_t)(uint16_t)((uint32_t)(uint16_t)a * (uint16_t)b);
+}
 
 /*
  * Signed Montgomery reduction: returns r = a * 2^-16 mod q.
  * Input:  |a| < q * 2^15 (= 109,084,672).
  * Output: |r| < q, r = a * 2^-16 (mod q).
- * Proof: t = (int16)(a * q^-1 mod 2^16) satisfies t*q = a (mod 2^16) and
- * |t| <= 2^15, so a - t*q is a multiple of 2^16 with
- * |a - t*q| < q*2^15 + 2^15*q = q*2^16, hence |(a - t*q) / 2^16| < q.
+ * Proof: t = a * q^-1 mod 2^16 (signed, |t| <= 2^15) makes t*q = a
+ * (mod 2^16), so a - t*q is a multiple of 2^16 with |a - t*q| < q*2^15 +
+ * 2^15*q = q*2^16, hence |(a - t*q) / 2^16| < q. Because a and t*q agree in
+ * their low 16 bits, (a - t*q) / 2^16 = floor(a / 2^16) - floor(t*q / 2^16)
+ * exactly, which is how it is computed.
  */
 static inline int16_t mlkem_montgomery_reduce(int32_t a)
 {
-    int16_t t = (int16_t)(uint16_t)((uint32_t)a * (uint32_t)(uint16_t)MLKEM_QINV);
-    return (int16_t)((a - (int32_t)t * 3329) >> 16);
+    int16_t t = mlkem_mullo16((int16_t)a, (int16_t)MLKEM_QINV);
+    return (int16_t)((int16_t)(a >> 16) - mlkem_mulhi16(t, 3329));
 }
 
-/* a * b * 2^-16 mod q, |result| < q. Needs |a * b| < q * 2^15, e.g. one
- * factor a zeta (|zeta| <= (q-1)/2 = 1664) and the other below 8q in
- * magnitude, or both below q. */
+/*
+ * Montgomery multiplication by a constant: returns a * b * 2^-16 mod q,
+ * given bq = b * q^-1 mod 2^16 (precomputed with the constant b).
+ * Input:  |a * b| < q * 2^15 (e.g. |b| <= (q-1)/2 = 1664 and any int16 a).
+ * Output: |r| < q. It equals mlkem_montgomery_reduce(a * b): its t =
+ * a * b * q^-1 mod 2^16 = a * bq mod 2^16, and floor(a*b / 2^16) is the
+ * high half of the product.
+ */
+static inline int16_t mlkem_fqmul_pre(int16_t a, int16_t b, int16_t bq)
+{
+    int16_t t = mlkem_mullo16(a, bq);
+    return (int16_t)(mlkem_mulhi16(a, b) - mlkem_mulhi16(t, 3329));
+}
+
+/* a * b * 2^-16 mod q, |result| < q, for |a * b| < q * 2^15. */
 static inline int16_t mlkem_fqmul(int16_t a, int16_t b)
 {
     return mlkem_montgomery_reduce((int32_t)a * b);
@@ -52,19 +87,20 @@ static inline int16_t mlkem_fqmul(int16_t a, int16_t b)
 
 /*
  * Signed Barrett reduction: returns r = a mod q, centred.
- * Input:  |a| <= 2^16 (so every int16_t, and sums of two int16_t values).
+ * Input:  any int16_t.
  * Output: r = a (mod q) with -(q-1)/2 <= r <= (q-1)/2.
- * Proof: t = round(a * V / 2^26) with V = round(2^26 / q) = 20159, and
- * V = 2^26/q + delta with delta = 447/q < 0.135, so a*V/2^26 differs from
- * a/q by |a| * delta / 2^26 < 2^-12.8. Since q is odd, a/q is never within
- * 1/(2q) > 2^-12.8 of a half-integer unless it is exactly one (impossible),
- * so t = round(a/q) and r = a - t*q lies in [-(q-1)/2, (q-1)/2].
- * Overflow: |a * V| + 2^25 <= 2^16 * 20159 + 2^25 < 2^31.
+ * Proof: let V = round(2^26 / q) = 20159 = 2^26/q + delta, delta = 447/q
+ * < 0.135. The computed quotient is
+ *   t = floor((floor(a V / 2^16) + 2^9) / 2^10) = floor(a V / 2^26 + 1/2)
+ * (nested floors with integer offsets collapse), i.e. a V / 2^26 rounded.
+ * a V / 2^26 differs from a / q by |a| delta / 2^26 <= 2^15 * 0.135 / 2^26
+ * < 2^-13.8, while a / q, q odd, is at least 1/(2q) > 2^-12.8 away from any
+ * half-integer. So t = round(a / q) and r = a - t q is centred.
  */
-static inline int16_t mlkem_barrett_reduce(int32_t a)
+static inline int16_t mlkem_barrett_reduce(int16_t a)
 {
-    int32_t t = (MLKEM_BARRETT_V * a + (1 << 25)) >> 26;
-    return (int16_t)(a - t * 3329);
+    int16_t t = (int16_t)((mlkem_mulhi16(a, MLKEM_BARRETT_V) + (1 << 9)) >> 10);
+    return (int16_t)(a - mlkem_mullo16(t, 3329));
 }
 
 /* Conditional add of q: maps (-q, q) to [0, q) without a branch. The sign

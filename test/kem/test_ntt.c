@@ -221,6 +221,19 @@ int main(void)
         CHECK(mlkem_zetas[i] == z, "zetas[%u] = %d, want %d", i,
               mlkem_zetas[i], z);
     }
+    /* The basemul gammas: zeta^(2 BitRev7(p) + 1) * 2^16, centred. */
+    for (unsigned p = 0; p < 128; p++) {
+        int32_t g = (int32_t)((int64_t)powmod(17, 2 * bitrev7(p) + 1) * 65536 % Q);
+        if (g > (Q - 1) / 2)
+            g -= Q;
+        CHECK(mlkem_gammas[p] == g, "gammas[%u] = %d, want %d", p,
+              mlkem_gammas[p], g);
+    }
+    for (unsigned i = 0; i < 128; i++)
+        CHECK(mlkem_zetas_rev[i] == mlkem_zetas[127 - i] &&
+                  mlkem_zetas_rev_qinv[i] == mlkem_zetas_qinv[127 - i],
+              "zetas_rev[%u]", i);
+    /* The q^-1 twins are checked in test_reduce. */
     CHECK(powmod(17, 128) == Q - 1, "17 is not a primitive 256th root");
     CHECK(test_for_each_backend(body, NULL) == 0, "backend runs failed");
     return kt_finish("test_ntt");

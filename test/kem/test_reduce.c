@@ -4,13 +4,18 @@
  *
  *   mlkem_montgomery_reduce: every a with |a| < q * 2^15 (about 218 million
  *     values): |r| < q and r * 2^16 = a (mod q).
- *   mlkem_barrett_reduce: every a with |a| <= 2^16: r = a (mod q) and
+ *   mlkem_barrett_reduce: every int16_t a: r = a (mod q) and
  *     -(q-1)/2 <= r <= (q-1)/2.
+ *   mlkem_fqmul_pre(a, b, b q^-1): every int16_t a, for every constant b
+ *     the kernel uses (zetas, gammas, 2^32 mod q, 1441): equal to
+ *     mlkem_montgomery_reduce(a * b), |r| < q.
  *   mlkem_caddq: every a in (-q, q): r in [0, q), r = a (mod q).
  *   The constants: q * QINV = 1 (mod 2^16), MONT = 2^16, MONT2 = 2^32,
  *   BARRETT_V = round(2^26 / q).
  */
 #include "kem/reduce.h"
+
+#include "kem/poly.h"
 
 #include "test/kem/kem_test.h"
 
@@ -41,11 +46,11 @@ int main(void)
         CHECK(bad == 0, "montgomery_reduce: %ld bad inputs", bad);
     }
 
-    /* Barrett: |a| <= 2^16. */
+    /* Barrett: every int16_t. */
     {
         long bad = 0;
-        for (int32_t a = -65536; a <= 65536; a++) {
-            int32_t r = mlkem_barrett_reduce(a);
+        for (int32_t a = -32768; a <= 32767; a++) {
+            int32_t r = mlkem_barrett_reduce((int16_t)a);
             if (r < -(q - 1) / 2 || r > (q - 1) / 2 || kt_modq(r) != kt_modq(a)) {
                 if (bad++ < 5)
                     CHECK(0, "barrett_reduce(%d) = %d", a, r);
@@ -68,6 +73,35 @@ int main(void)
             }
         }
         CHECK(bad == 0, "fqmul: %ld bad inputs", bad);
+    }
+
+    /* fqmul_pre with every constant of kem/ntt.c and kem/poly.c. */
+    {
+        int16_t bs[2 * 128 + 2], bqs[2 * 128 + 2];
+        unsigned n = 0;
+        long bad = 0;
+        for (unsigned i = 0; i < 128; i++) {
+            bs[n] = mlkem_zetas[i];
+            bqs[n++] = mlkem_zetas_qinv[i];
+            bs[n] = mlkem_gammas[i];
+            bqs[n++] = mlkem_gammas_qinv[i];
+        }
+        bs[n] = MLKEM_MONT2;
+        bqs[n++] = MLKEM_MONT2_QINV;
+        bs[n] = 1441; /* invntt's final factor */
+        bqs[n++] = -10079;
+        for (unsigned i = 0; i < n; i++) {
+            CHECK(mlkem_mullo16(bs[i], (int16_t)MLKEM_QINV) == bqs[i],
+                  "constant %d: q^-1 twin %d is wrong", bs[i], bqs[i]);
+            CHECK(bs[i] >= -(q - 1) / 2 && bs[i] <= (q - 1) / 2,
+                  "constant %d not centred", bs[i]);
+            for (int32_t a = -32768; a <= 32767; a++) {
+                int16_t r = mlkem_fqmul_pre((int16_t)a, bs[i], bqs[i]);
+                if (r != mlkem_montgomery_reduce(a * bs[i]) || r <= -q || r >= q)
+                    bad++;
+            }
+        }
+        CHECK(bad == 0, "fqmul_pre: %ld bad inputs", bad);
     }
 
     /* caddq on (-q, q). */
