@@ -15,6 +15,13 @@
 # by the provider's own reason string.
 set -euo pipefail
 
+# A sanitizer build's mlkem.so needs the sanitizer runtime, which an
+# uninstrumented `openssl` binary does not load.
+if [ -n "${MLKEM_SANITIZE:-}" ]; then
+    echo "SKIP: sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): the openssl CLI cannot load an instrumented mlkem.so"
+    exit 77
+fi
+
 DIR=${1:?usage: cli_30.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
 OPENSSL=${OPENSSL:-openssl}

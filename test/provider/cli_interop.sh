@@ -29,6 +29,13 @@
 # THEIRS runs never load our module, and their stderr must be trace-free.
 set -euo pipefail
 
+# A sanitizer build's mlkem.so needs the sanitizer runtime, which an
+# uninstrumented `openssl` binary does not load.
+if [ -n "${MLKEM_SANITIZE:-}" ]; then
+    echo "SKIP: sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): the openssl CLI cannot load an instrumented mlkem.so"
+    exit 77
+fi
+
 DIR=${1:?usage: cli_interop.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
 P=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}

@@ -48,11 +48,12 @@ if(TARGET mlkem)
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_30.sh
             $<TARGET_FILE_DIR:mlkem> "${_mlkem_evp}"
     LABELS provider codecs cli TIMEOUT 300
-    ENV "OPENSSL=${MLKEM_OPENSSL_CLI}")
+    ENV "OPENSSL=${MLKEM_OPENSSL_CLI}" "MLKEM_SANITIZE=${MLKEM_SANITIZE}")
   mlkem_add_test(provider_cli_interop
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_interop.sh
             $<TARGET_FILE_DIR:mlkem> "${_mlkem_evp}"
-    LABELS provider codecs cli openssl35 TIMEOUT 300)
+    LABELS provider codecs cli openssl35 TIMEOUT 300
+    ENV "MLKEM_SANITIZE=${MLKEM_SANITIZE}")
 
   if(TARGET mlkem_evp)
     mlkem_add_test(example_mlkem_evp
