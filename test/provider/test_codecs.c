@@ -45,6 +45,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/provider.h>
+#include <openssl/x509.h>
 
 #include "provider/prov.h" /* MLKEM_R_* reason codes */
 #include "test_codecs_expected.h"
@@ -334,6 +335,34 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
     }
     EVP_PKEY_free(k2);
     k2 = NULL;
+
+    /* The classic i2d / d2i entry points route through the same codecs. */
+    {
+        unsigned char *b = NULL;
+        const unsigned char *q;
+        int n = i2d_PUBKEY(key, &b);
+        EVP_PKEY *d;
+
+        CHECK(n == (int)spki_len && memcmp(b, spki, spki_len) == 0,
+              "i2d_PUBKEY (%d bytes)", n);
+        OPENSSL_free(b);
+        b = NULL;
+        n = i2d_PrivateKey(key, &b);
+        CHECK(n == (int)pki_len && memcmp(b, pki, pki_len) == 0,
+              "i2d_PrivateKey (%d bytes)", n);
+        OPENSSL_free(b);
+        q = spki;
+        d = d2i_PUBKEY_ex(NULL, &q, (long)spki_len, ctx, "?provider=mlkem");
+        CHECK(d != NULL && q == spki + spki_len && EVP_PKEY_eq(d, key) == 1,
+              "d2i_PUBKEY_ex");
+        EVP_PKEY_free(d);
+        q = pki;
+        d = d2i_AutoPrivateKey_ex(NULL, &q, (long)pki_len, ctx,
+                                  "?provider=mlkem");
+        CHECK(d != NULL && q == pki + pki_len && EVP_PKEY_eq(d, key) == 1,
+              "d2i_AutoPrivateKey_ex");
+        EVP_PKEY_free(d);
+    }
 
     /* PEM through the classic API (PEM -> DER is the default provider's),
      * preferring our provider as the CLI's -propquery '?provider=mlkem'. */
