@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# bench/tls_handshakes.sh: full TLS 1.3 handshakes per second, X25519 alone
+# versus X25519MLKEM768 through the mlkem provider on OpenSSL 3.0, versus
+# X25519MLKEM768 built into OpenSSL 3.5.
+#
+# Usage: bench/tls_handshakes.sh [BUILD_DIR]
+#   BUILD_DIR   a configured and built tree (default: build/default); needs
+#               test/tls/tls_handshake_loop and provider/mlkem.so
+#   env ROUNDS  interleaved rounds (default 5); SECONDS_PER_RUN CPU seconds
+#               per configuration and round (default 2);
+#               MLKEM_OPENSSL35_PREFIX the 3.5 peer (scripts/openssl35.sh)
+#
+# Method (test/tls/tls_handshake_loop.c): client and server in one thread
+# over memory BIOs, a fresh SSL pair per handshake, no resumption, no
+# tickets, the same self-signed ECDSA P-256 certificate everywhere, both
+# sides' work counted. Rates are handshakes per CPU second of the process,
+# so load from other processes does not dilute them; configurations are
+# interleaved round by round and the median of the rounds is reported. The
+# 3.5 rows run the same binary against 3.5's libssl/libcrypto
+# (LD_LIBRARY_PATH; the 3.x ABI is stable).
+# Goal: X25519MLKEM768 on 3.0 + mlkem costs at most 15% of X25519-only
+# throughput (ratio >= 0.85).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build/default}
+loop=$build/test/tls/tls_handshake_loop
+provdir=$build/provider
+rounds=${ROUNDS:-5}
+secs=${SECONDS_PER_RUN:-2}
+o35=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
+
+[ -x "$loop" ] || { echo "no $loop: build the tree first (cmake --build $build)" >&2; exit 1; }
+[ -f "$provdir/mlkem.so" ] || { echo "no $provdir/mlkem.so" >&2; exit 1; }
+have35=0
+if [ -x "$o35/bin/openssl" ] && LD_LIBRARY_PATH=$o35/lib "$o35/bin/openssl" version |
+    grep -q '^OpenSSL 3\.[5-9]'; then
+    have35=1
+else
+    echo "note: OpenSSL 3.5 not found at $o35 (scripts/openssl35.sh): 3.5 rows skipped" >&2
+fi
+
+# label | libs (30 or 35) | group | provider dir or - | property query
+configs=(
+    "OpenSSL 3.0, X25519 (default provider only)|30|x25519|-|"
+    "OpenSSL 3.0 + mlkem, X25519MLKEM768|30|X25519MLKEM768|$provdir|"
+    "OpenSSL 3.5 built-in, X25519MLKEM768|35|X25519MLKEM768|-|"
+    "OpenSSL 3.0 + mlkem loaded, X25519|30|x25519|$provdir|"
+    "OpenSSL 3.0 + mlkem, SecP256r1MLKEM768|30|SecP256r1MLKEM768|$provdir|"
+    "OpenSSL 3.0 + mlkem, MLKEM768|30|MLKEM768|$provdir|"
+    "OpenSSL 3.5, X25519|35|x25519|-|"
+    "OpenSSL 3.5 + mlkem preferred, X25519MLKEM768|35|X25519MLKEM768|$provdir|?provider=mlkem"
+)
+
+declare -A rates
+for r in $(seq "$rounds"); do
+    echo "round $r/$rounds" >&2
+    for i in "${!configs[@]}"; do
+        IFS='|' read -r label libs group dir propq <<<"${configs[$i]}"
+        [ "$libs" = 35 ] && [ "$have35" -eq 0 ] && continue
+        args=("$group" "$secs" "$dir")
+        [ -n "$propq" ] && args+=("$propq")
+        if [ "$libs" = 35 ]; then
+            out=$(LD_LIBRARY_PATH=$o35/lib timeout 300 "$loop" "${args[@]}")
+        else
+            out=$(timeout 300 "$loop" "${args[@]}")
+        fi
+        rates[$i]="${rates[$i]:-} $(awk '{print $5}' <<<"$out")"
+    done
+done
+
+median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+base=$(median <<<"${rates[0]}")
+printf '\nFull TLS 1.3 handshakes per CPU second (client + server, ECDSA P-256 cert),\n'
+printf 'median of %s rounds x %s CPU s, %s\n\n' "$rounds" "$secs" "$(uname -m)"
+printf '| %-48s | %10s | %12s |\n' "configuration" "hs/s" "vs 3.0 X25519"
+printf '|%s|%s|%s|\n' "--------------------------------------------------" "------------" "--------------"
+for i in "${!configs[@]}"; do
+    IFS='|' read -r label libs _ <<<"${configs[$i]}"
+    [ -n "${rates[$i]:-}" ] || continue
+    m=$(median <<<"${rates[$i]}")
+    printf '| %-48s | %10.0f | %12.2f |\n' "$label" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN {print a / b}')"
+done
+hyb=$(median <<<"${rates[1]}")
+ratio=$(awk -v a="$hyb" -v b="$base" 'BEGIN {printf "%.3f", a / b}')
+echo
+if awk -v r="$ratio" 'BEGIN {exit !(r >= 0.85)}'; then
+    echo "goal met: X25519MLKEM768 (3.0 + mlkem) runs at $ratio x X25519-only (>= 0.85)"
+else
+    echo "goal missed: X25519MLKEM768 (3.0 + mlkem) runs at $ratio x X25519-only (< 0.85)"
+fi
