@@ -134,6 +134,34 @@ void mlkem_key_cleanse(mlkem_key *key)
     key->params = p;
 }
 
+/*
+ * The byte API works on a stack key that it fills completely before use, so
+ * it skips mlkem_key_init's 14 KiB memset (key_init_light) and at the end
+ * wipes only the secret fields (key_wipe_secrets: s_hat, z, d || z); ek,
+ * H(ek), rho, t_hat and Â are public.
+ */
+static void key_init_light(mlkem_key *key, const mlkem_params *p)
+{
+    key->params = p;
+    key->flags = 0;
+}
+
+static void key_wipe_secrets(mlkem_key *key)
+{
+    mlkem_cleanse(key->s_hat, sizeof(key->s_hat));
+    mlkem_cleanse(key->z, sizeof(key->z));
+    mlkem_cleanse(key->seed, sizeof(key->seed));
+    key->flags = 0;
+}
+
+/* Before a key is refilled: wipe it if it holds anything (flags are public;
+ * an empty key has nothing to wipe). */
+static void key_reset(mlkem_key *key)
+{
+    if (key->flags != 0)
+        mlkem_key_cleanse(key);
+}
+
 /* Implements FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal), lines 1-2,
  * into a key; line 3's dk is encoded by mlkem_key_encode_dk on demand. */
 int mlkem_key_generate(mlkem_key *key, const uint8_t d[32],
@@ -143,7 +171,7 @@ int mlkem_key_generate(mlkem_key *key, const uint8_t d[32],
 
     if (p == NULL)
         return MLKEM_ERR_NO_KEY;
-    mlkem_key_cleanse(key);
+    key_reset(key);
     /* Line 1: (ek_pke, dk_pke) = K-PKE.KeyGen(d). */
     mlkem_kpke_keygen(p, key->ek, key->t_hat, key->s_hat, key->a_hat,
                       key->rho, d);
@@ -163,10 +191,10 @@ int mlkem_key_set_ek(mlkem_key *key, const uint8_t *ek, size_t len)
 
     if (p == NULL)
         return MLKEM_ERR_NO_KEY;
-    mlkem_key_cleanse(key);
+    key_reset(key);
     ret = parse_ek(p, key->t_hat, ek, len); /* §7.2 */
     if (ret != MLKEM_OK) {
-        mlkem_key_cleanse(key);
+        key->flags = 0; /* t_hat holds only public data */
         return ret;
     }
     memcpy(key->ek, ek, p->ek_bytes);
@@ -184,10 +212,10 @@ int mlkem_key_set_dk(mlkem_key *key, const uint8_t *dk, size_t len)
 
     if (p == NULL)
         return MLKEM_ERR_NO_KEY;
-    mlkem_key_cleanse(key);
+    key_reset(key);
     ret = parse_dk(p, key->t_hat, key->s_hat, dk, len); /* §7.3 */
     if (ret != MLKEM_OK) {
-        mlkem_key_cleanse(key);
+        key_wipe_secrets(key); /* s_hat may hold part of dk */
         return ret;
     }
     const uint8_t *ek = dk + 384 * p->k;
@@ -346,7 +374,7 @@ int mlkem_keygen_internal(const mlkem_params *p, uint8_t *ek, uint8_t *dk,
     mlkem_key key;
     int ret;
 
-    mlkem_key_init(&key, p);
+    key_init_light(&key, p);
     ret = mlkem_key_generate(&key, d, z);
     if (ret == MLKEM_OK)
         ret = mlkem_key_encode_ek(&key, ek);
@@ -356,7 +384,7 @@ int mlkem_keygen_internal(const mlkem_params *p, uint8_t *ek, uint8_t *dk,
         memset(ek, 0, p->ek_bytes);
         mlkem_cleanse(dk, p->dk_bytes);
     }
-    mlkem_key_cleanse(&key);
+    key_wipe_secrets(&key);
     return ret;
 }
 
@@ -367,7 +395,7 @@ int mlkem_encaps_internal(const mlkem_params *p, uint8_t *c, uint8_t K[32],
     mlkem_key key;
     int ret;
 
-    mlkem_key_init(&key, p);
+    key_init_light(&key, p);
     ret = mlkem_key_set_ek(&key, ek, ek_len);
     if (ret == MLKEM_OK)
         ret = mlkem_key_encaps(&key, c, K, m);
@@ -397,13 +425,13 @@ int mlkem_decaps_internal(const mlkem_params *p, uint8_t K[32],
         mlkem_cleanse(K, 32);
         return MLKEM_ERR_LENGTH;
     }
-    mlkem_key_init(&key, p);
+    key_init_light(&key, p);
     ret = mlkem_key_set_dk(&key, dk, dk_len);
     if (ret == MLKEM_OK)
         ret = mlkem_key_decaps(&key, K, c, c_len);
     else
         mlkem_cleanse(K, 32);
-    mlkem_key_cleanse(&key);
+    key_wipe_secrets(&key);
     return ret;
 }
 

@@ -30,7 +30,12 @@
  * Implements FIPS 203, Algorithm 7 (SampleNTT), lines 5-12, on a buffer of
  * XOF output: every 3 bytes give two 12-bit candidates d1, d2, each kept if
  * below q, until len values are written. Returns the number written.
- * Public data only (the XOF output of rho), so the branches are fine.
+ * Public data only (the XOF output of rho), so branches and store positions
+ * may depend on it. While at least two output slots are free, both
+ * candidates are stored unconditionally (d2 right after d1 if d1 was kept,
+ * over it otherwise) and the count advances by the comparison results, so
+ * there is no unpredictable branch; the last slot is filled by the literal
+ * form of lines 8-11.
  */
 unsigned mlkem_rej_uniform_portable(int16_t *r, unsigned len,
                                     const uint8_t *buf, size_t buflen)
@@ -38,6 +43,15 @@ unsigned mlkem_rej_uniform_portable(int16_t *r, unsigned len,
     unsigned ctr = 0;
     size_t pos = 0;
 
+    while (ctr + 2 <= len && pos + 3 <= buflen) {
+        uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
+        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+        unsigned a1 = d1 < MLKEM_Q, a2 = d2 < MLKEM_Q;
+        pos += 3;
+        r[ctr] = (int16_t)d1;
+        r[ctr + a1] = (int16_t)d2;
+        ctr += a1 + a2;
+    }
     while (ctr < len && pos + 3 <= buflen) {
         uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
         uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
