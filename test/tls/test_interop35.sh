@@ -5,8 +5,9 @@
 #
 # For each of the six groups, both directions:
 #   a. 3.5 s_server -groups <g> only  <-  3.0 + provider s_client -groups <g>
-#      proof: the 3.5 server accepts nothing else, the page comes back, and
-#      the ServerHello key_share codepoint (client -trace) is <g>'s;
+#      proof: the 3.5 server accepts nothing else, the page comes back, the
+#      3.5 server's -trace names <g> in its ServerHello key_share, and the
+#      client's -trace reads the same codepoint;
 #   b. 3.0 + provider s_server -groups <g>  <-  3.5 s_client -groups <g>
 #      proof: 3.5 prints "Negotiated TLS1.3 group: <g>", the page comes
 #      back, and the server's -trace shows <g>'s codepoint.
@@ -24,15 +25,18 @@ for g in "${GROUPS6[@]}"; do
     id=$(group_id "$g")
     # a. 3.5 server, 3.0 + provider client
     if start_server "a-$g" "${O35BIN[@]}" s_server -accept 127.0.0.1:0 -naccept 1 \
-        -cert "$CERT" -key "$KEY" -tls1_3 -groups "$g" -www; then
+        -cert "$CERT" -key "$KEY" -tls1_3 -groups "$g" -www -trace; then
         http_client "$TLS_TMP/a-$g.cli" "$O30" s_client "${PROV[@]}" \
             -connect "127.0.0.1:$SERVER_PORT" -tls1_3 -groups "$g" -trace -ign_eof
         wait_server "$SERVER_PID"
         cg=$(trace_group "$TLS_TMP/a-$g.cli")
-        if got_page "$TLS_TMP/a-$g.cli" && [ "$cg" = "$id" ]; then
-            ok "3.5 server <- 3.0+mlkem client: $g (ServerHello group $id, page fetched)"
+        # 3.5 knows the group: its own trace names it.
+        sname=$(awk '/ServerHello, Length=/ { sh = 1 }
+            sh && /NamedGroup:/ { print $2, $3; exit }' "$TLS_TMP/a-$g.out")
+        if got_page "$TLS_TMP/a-$g.cli" && [ "$cg" = "$id" ] && [ "$sname" = "$g ($id)" ]; then
+            ok "3.5 server <- 3.0+mlkem client: $g (3.5 trace: ServerHello NamedGroup $sname)"
         else
-            fail "3.5 server <- 3.0+mlkem client: $g: group $cg, want $id"
+            fail "3.5 server <- 3.0+mlkem client: $g: client saw $cg, 3.5 sent '$sname', want $g ($id)"
             grep -i -E 'error|alert' "$TLS_TMP/a-$g.cli" | head -5 >&2
         fi
     else
