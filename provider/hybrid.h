@@ -1,6 +1,7 @@
 /*
- * hybrid.h: the hybrid key object shared by hybrid_kmgmt.c and hybrid_kem.c
- * (internal to the provider; prov.h declares the dispatch tables).
+ * hybrid.h: the hybrid key object shared by hybrid_kmgmt.c (keymgmt),
+ * hybrid_kem.c (KEM) and hybrid_ec.c (the group table and the classical
+ * half); internal to the provider (prov.h declares the dispatch tables).
  *
  * References
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem (X25519MLKEM768, SecP256r1MLKEM768,
@@ -38,7 +39,7 @@
 #define MLKEM_HYBRID_MAX_EC_SS 48  /* P-384 x-coordinate */
 #define MLKEM_HYBRID_MAX_PUB (MLKEM_MAX_EK_BYTES + MLKEM_HYBRID_MAX_EC_PUB)
 
-/* One row per hybrid (the table is in hybrid_kmgmt.c). */
+/* One row per hybrid (the table is in hybrid_ec.c). */
 typedef struct {
     const char *name;      /* keymgmt, KEM and TLS group name */
     const char *ec_alg;    /* "X25519" or "EC" (default provider keymgmt) */

@@ -5,9 +5,6 @@
  * References
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem, §3 (construction), §4 (groups).
  *   [FIPS203] NIST FIPS 203: Algorithm 19 (ML-KEM.KeyGen), §7.2 (ek check).
- *   [RFC7748] X25519, §5 (decoding u: the top bit is masked), §6.1.
- *   [SP56A]   NIST SP 800-56A Rev. 3, §5.6.2.3.4 (ECC partial public key
- *             validation).
  *   OpenSSL 3.5 providers/implementations/keymgmt/mlx_kmgmt.c: the layouts
  *   and parameter semantics we match (facts only; written from scratch).
  *
@@ -19,8 +16,8 @@
  *           "encoded-pub-key" (the client's untrusted share: §7.2 check and
  *           point validation here), then encapsulate.
  * The ML-KEM half uses the kernel directly (kem/mlkem.h); the classical half
- * is an EVP_PKEY of the default provider, fetched in the provider's child
- * library context (no curve arithmetic in this provider).
+ * is an EVP_PKEY of the default provider (hybrid_ec.c: the group table,
+ * generation, share validation, ECDH).
  *
  * Hybrids have no SPKI / PKCS#8 form (as in 3.5). import / export carry the
  * public key only ("pub", the client-share encoding).
@@ -30,7 +27,6 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
-#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
@@ -53,216 +49,6 @@ static OSSL_FUNC_keymgmt_import_fn hyb_import;
 static OSSL_FUNC_keymgmt_import_types_fn hyb_imexport_types;
 static OSSL_FUNC_keymgmt_export_fn hyb_export;
 static OSSL_FUNC_keymgmt_export_types_fn hyb_imexport_types;
-
-/* ---- The three hybrids ([HYB] §4; sizes from FIPS 203 Table 3, SEC1) ---- */
-
-const mlkem_hybrid_info mlkem_hybrid_x25519mlkem768 = {
-    "X25519MLKEM768", "X25519", NULL, MLKEM_768, 32, 32, 1
-};
-const mlkem_hybrid_info mlkem_hybrid_secp256r1mlkem768 = {
-    "SecP256r1MLKEM768", "EC", "P-256", MLKEM_768, 65, 32, 0
-};
-const mlkem_hybrid_info mlkem_hybrid_secp384r1mlkem1024 = {
-    "SecP384r1MLKEM1024", "EC", "P-384", MLKEM_1024, 97, 48, 0
-};
-
-size_t mlkem_hybrid_pub_bytes(const mlkem_hybrid_info *info)
-{
-    return mlkem_params_get(info->variant)->ek_bytes + info->ec_pub_bytes;
-}
-
-size_t mlkem_hybrid_ct_bytes(const mlkem_hybrid_info *info)
-{
-    return mlkem_params_get(info->variant)->ct_bytes + info->ec_pub_bytes;
-}
-
-size_t mlkem_hybrid_ss_bytes(const mlkem_hybrid_info *info)
-{
-    return MLKEM_SS_BYTES + info->ec_ss_bytes;
-}
-
-/* ---- Classical half: thin EVP glue over the default provider ------------ */
-
-/*
- * u-coordinates of the X25519 points whose order divides 8, as 32-byte
- * little-endian strings with bit 255 clear: 0, 1, the two points of order 8,
- * p - 1, and the non-canonical p and p + 1. A clamped scalar is a multiple of
- * 8, so exactly these peers (with either value of the masked bit 255,
- * [RFC7748] §5) give the all-zero secret that [RFC7748] §6.1 says to reject.
- * test/tls/test_hybrid_kem.c checks each against the default provider.
- */
-static const uint8_t x25519_small_order[7][32] = {
-    {0},
-    {1},
-    {0xe0, 0xeb, 0x7a, 0x7c, 0x3b, 0x41, 0xb8, 0xae, 0x16, 0x56, 0xe3,
-     0xfa, 0xf1, 0x9f, 0xc4, 0x6a, 0xda, 0x09, 0x8d, 0xeb, 0x9c, 0x32,
-     0xb1, 0xfd, 0x86, 0x62, 0x05, 0x16, 0x5f, 0x49, 0xb8, 0x00},
-    {0x5f, 0x9c, 0x95, 0xbc, 0xa3, 0x50, 0x8c, 0x24, 0xb1, 0xd0, 0xb1,
-     0x55, 0x9c, 0x83, 0xef, 0x5b, 0x04, 0x44, 0x5c, 0xc4, 0x58, 0x1c,
-     0x8e, 0x86, 0xd8, 0x22, 0x4e, 0xdd, 0xd0, 0x9f, 0x11, 0x57},
-    {0xec, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
-    {0xed, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
-    {0xee, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
-};
-
-/* 1 if the X25519 public value u (public data: the peer's share) has small
- * order, ignoring bit 255 ([RFC7748] §5). */
-static int x25519_is_small_order(const uint8_t u[32])
-{
-    uint8_t v[32];
-    size_t i;
-
-    memcpy(v, u, 32);
-    v[31] &= 0x7f;
-    for (i = 0; i < sizeof(x25519_small_order) / sizeof(x25519_small_order[0]); i++)
-        if (memcmp(v, x25519_small_order[i], 32) == 0)
-            return 1;
-    return 0;
-}
-
-int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY **out,
-                             uint8_t *pub)
-{
-    const mlkem_hybrid_info *info = k->info;
-    EVP_PKEY *pkey;
-    size_t len = 0;
-
-    if (info->ec_group == NULL)
-        pkey = EVP_PKEY_Q_keygen(k->provctx->libctx, k->propq, info->ec_alg);
-    else
-        pkey = EVP_PKEY_Q_keygen(k->provctx->libctx, k->propq, info->ec_alg,
-                                 info->ec_group);
-    /* The default encoding is the SEC1 uncompressed point for EC keys. */
-    if (pkey == NULL
-        || !EVP_PKEY_get_octet_string_param(pkey,
-                                            OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY,
-                                            pub, info->ec_pub_bytes, &len)
-        || len != info->ec_pub_bytes) {
-        EVP_PKEY_free(pkey);
-        MLKEM_RAISE_DATA(MLKEM_R_CLASSICAL_FAILED, "%s key generation",
-                         info->ec_group != NULL ? info->ec_group : info->ec_alg);
-        return 0;
-    }
-    *out = pkey;
-    return 1;
-}
-
-/* EC public key from an uncompressed point: fromdata decodes the point and
- * checks that it is on the curve; the quick check adds [SP56A] §5.6.2.3.4
- * (not the point at infinity, coordinates in range). */
-static EVP_PKEY *ec_import_point(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
-                                 size_t len)
-{
-    OSSL_LIB_CTX *libctx = k->provctx->libctx;
-    EVP_PKEY_CTX *ctx = NULL, *chk = NULL;
-    EVP_PKEY *pkey = NULL;
-    OSSL_PARAM params[3];
-
-    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
-                                                 (char *)k->info->ec_group, 0);
-    params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
-                                                  (void *)pub, len);
-    params[2] = OSSL_PARAM_construct_end();
-    if ((ctx = EVP_PKEY_CTX_new_from_name(libctx, k->info->ec_alg, k->propq)) == NULL
-        || EVP_PKEY_fromdata_init(ctx) <= 0
-        || EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0
-        || (chk = EVP_PKEY_CTX_new_from_pkey(libctx, pkey, k->propq)) == NULL
-        || EVP_PKEY_public_check_quick(chk) <= 0) {
-        EVP_PKEY_free(pkey);
-        pkey = NULL;
-    }
-    EVP_PKEY_CTX_free(chk);
-    EVP_PKEY_CTX_free(ctx);
-    return pkey;
-}
-
-int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
-                               size_t len, EVP_PKEY **out)
-{
-    const mlkem_hybrid_info *info = k->info;
-    EVP_PKEY *pkey;
-
-    if (len != info->ec_pub_bytes) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_POINT, "%s share of %zu bytes",
-                         info->name, len);
-        return 0;
-    }
-    /* [RFC7748] §6.1: a small-order u would make the X25519 secret all
-     * zero whatever our scalar; refuse the share itself, so a TLS server
-     * answers illegal_parameter rather than failing later in encaps. */
-    if (info->ec_group == NULL && x25519_is_small_order(pub)) {
-        MLKEM_RAISE_DATA(MLKEM_R_ZERO_SHARED_SECRET, "small-order X25519 share");
-        return 0;
-    }
-    /* The default provider's own errors are replaced by ours. */
-    ERR_set_mark();
-    if (info->ec_group == NULL) {
-        pkey = EVP_PKEY_new_raw_public_key_ex(k->provctx->libctx, info->ec_alg,
-                                              k->propq, pub, len);
-    } else if (pub[0] != 0x04) {
-        /* Only the uncompressed form (SEC1 2.3.3), which also excludes the
-         * compressed and "hybrid" (0x06 / 0x07) encodings. */
-        pkey = NULL;
-    } else {
-        pkey = ec_import_point(k, pub, len);
-    }
-    ERR_pop_to_mark();
-    if (pkey == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_POINT, "%s",
-                         info->ec_group != NULL ? info->ec_group : info->ec_alg);
-        return 0;
-    }
-    *out = pkey;
-    return 1;
-}
-
-int mlkem_hybrid_ec_derive(const MLKEM_HYBRID_KEY *k, EVP_PKEY *priv,
-                           EVP_PKEY *peer, uint8_t *ss)
-{
-    const mlkem_hybrid_info *info = k->info;
-    EVP_PKEY_CTX *ctx = NULL;
-    size_t len = info->ec_ss_bytes, i;
-    uint8_t acc = 0;
-    int ok = 0;
-
-    ERR_set_mark();
-    /* The peer was validated when imported: no second public key check. */
-    if ((ctx = EVP_PKEY_CTX_new_from_pkey(k->provctx->libctx, priv, k->propq)) == NULL
-        || EVP_PKEY_derive_init(ctx) <= 0
-        || EVP_PKEY_derive_set_peer_ex(ctx, peer, 0) <= 0
-        || EVP_PKEY_derive(ctx, ss, &len) <= 0
-        || len != info->ec_ss_bytes) {
-        ERR_pop_to_mark();
-        MLKEM_RAISE_DATA(MLKEM_R_CLASSICAL_FAILED, "%s derive",
-                         info->ec_group != NULL ? info->ec_group : info->ec_alg);
-        goto end;
-    }
-    ERR_pop_to_mark();
-    if (info->ec_group == NULL) {
-        /* [RFC7748] §6.1 all-zero check, constant time over the secret
-         * (only the one-bit outcome, which aborts the handshake, is
-         * revealed). The default provider checks too; this is defence in
-         * depth against a provider that does not. */
-        for (i = 0; i < len; i++)
-            acc |= ss[i];
-        if (acc == 0) {
-            MLKEM_RAISE(MLKEM_R_ZERO_SHARED_SECRET);
-            goto end;
-        }
-    }
-    ok = 1;
-end:
-    if (!ok)
-        OPENSSL_cleanse(ss, info->ec_ss_bytes);
-    EVP_PKEY_CTX_free(ctx);
-    return ok;
-}
 
 /* ---- The key object ----------------------------------------------------- */
 
