@@ -8,16 +8,19 @@
  *             Algorithm 14 lines 20-23 and Algorithm 15 lines 3-4, 7.
  *
  * Division-free compression. For x in [0, q),
- *   Compress_d(x) = round(2^d x / q) mod 2^d = floor((2^d x + 1664) / q)
- * (q is odd, so 2^d x / q is never a tie; with r = 2^d x mod q the rounding
- * goes up exactly when r >= 1665 = (q+1)/2, i.e. when r + 1664 >= q).
- * The numerator n = 2^d x + 1664 is < 2^23 for d <= 11, and
- *   floor(n / q) = floor(n * M / 2^36),  M = ceil(2^36 / q) = 20,642,679.
- * Proof: M q = 2^36 + e with e = 1655, so n M / 2^36 = n/q + n e / (q 2^36).
- * The fractional part of n/q is at most (q-1)/q, and n e < 2^23 * 1655 <
- * 2^36 makes the added term < 1/q, so the floor does not change.
- * test/kem/test_compress.c checks this for every n < 2^23 and checks each
- * Compress_d against exact rational arithmetic over all of [0, q).
+ *   Compress_d(x) = round(2^d x / q) mod 2^d
+ * (q is odd, so 2^d x / q is never a tie). It is computed as
+ *   ((x * A_d + B) >> 19) mod 2^d,  A_d = round(2^(19+d) / q),
+ *                                   B = round(1664 * 2^19 / q) = 262,065,
+ * i.e. 2^d x / q + 1664 / q in fixed point with 19 fractional bits, whose
+ * floor is floor((2^d x + 1664) / q) = round(2^d x / q) (with r = 2^d x
+ * mod q the rounding goes up exactly when r >= 1665 = (q+1)/2). The fixed
+ * point error stays small enough for every x in [0, q) when d is 1, 2, 3,
+ * 4, 5, 7, 10 or 11 (not for 6, 8, 9): x ranges over only 3,329 values, so
+ * this is proven by exhaustion, in test/kem/test_compress.c, against exact
+ * rational arithmetic for the five d the kernel uses (1, 4, 5, 10, 11).
+ * All products stay below 2^31 (x * A_11 + B < 1.08e9), so the arithmetic
+ * is 32-bit and vectorizes.
  *
  * Decompress_d(y) = round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d), with
  * round-half-up as in §2.3 (a tie occurs for d = 1, y = 1: 1664.5 -> 1665),
@@ -30,45 +33,68 @@
 
 #include "kem/reduce.h"
 
-#define MLKEM_COMPRESS_M 20642679u /* ceil(2^36 / q) */
+#define MLKEM_COMPRESS_SHIFT 19
+#define MLKEM_COMPRESS_B 262065u /* round(1664 * 2^19 / q) */
 
-static inline uint32_t div_q_23(uint32_t n) /* floor(n / q) for n < 2^23 */
+/* Compress_d for d in {1, 4, 5, 10, 11} (see above); A_d is a constant
+ * whenever d is. */
+static inline uint16_t compress_d(uint16_t x, unsigned d)
 {
-    return (uint32_t)(((uint64_t)n * MLKEM_COMPRESS_M) >> 36);
+    const uint32_t a = ((1u << (MLKEM_COMPRESS_SHIFT + d)) + MLKEM_Q / 2) /
+                       MLKEM_Q;
+    return (uint16_t)(((x * a + MLKEM_COMPRESS_B) >> MLKEM_COMPRESS_SHIFT) &
+                      ((1u << d) - 1u));
 }
 
 uint16_t mlkem_compress_d(uint16_t x, unsigned d)
 {
-    return (uint16_t)(div_q_23(((uint32_t)x << d) + 1664u) & ((1u << d) - 1u));
+    return compress_d(x, d);
 }
 
-uint16_t mlkem_decompress_d(uint16_t y, unsigned d)
+static inline uint16_t decompress_d(uint16_t y, unsigned d)
 {
     return (uint16_t)(((uint32_t)y * MLKEM_Q + (1u << (d - 1))) >> d);
 }
 
-/*
- * ByteEncode_d(Compress_d(a)) (Algorithm 5 after eq. 4.7), 8 coefficients
- * (d bytes) per step. always_inline with a constant d lets the compiler
- * resolve every shift and byte boundary at build time.
- */
+uint16_t mlkem_decompress_d(uint16_t y, unsigned d)
+{
+    return decompress_d(y, d);
+}
+
 #if defined(__GNUC__) || defined(__clang__)
 #define MLKEM_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define MLKEM_ALWAYS_INLINE inline
 #endif
 
-static MLKEM_ALWAYS_INLINE void compress_encode(uint8_t *out,
-                                                const int16_t a[256],
-                                                unsigned d)
+/*
+ * ByteEncode_d (Algorithm 5) of 256 values below 2^d: value i occupies bits
+ * d*i .. d*i + d - 1 of the output, least significant bit first. Groups of
+ * n values that fill whole bytes within 64 bits (n = 8 for d <= 8, n = 4 for
+ * d = 10) are assembled in one word; d = 11 streams through an accumulator.
+ * always_inline with a constant d lets the compiler resolve every shift.
+ */
+static MLKEM_ALWAYS_INLINE void byte_encode(uint8_t *out, const uint16_t t[256],
+                                            unsigned d)
 {
+    const unsigned n = d <= 8 ? 8 : d == 10 ? 4 : 0;
+    if (n != 0) {
+        const unsigned nb = n * d / 8;
+        for (unsigned g = 0; g < 256 / n; g++) {
+            uint64_t v = 0;
+            for (unsigned j = 0; j < n; j++)
+                v |= (uint64_t)t[n * g + j] << (d * j);
+            for (unsigned b = 0; b < nb; b++)
+                out[nb * g + b] = (uint8_t)(v >> (8 * b));
+        }
+        return;
+    }
     for (unsigned g = 0; g < 32; g++) {
         uint64_t acc = 0;
         unsigned bits = 0;
         uint8_t *o = out + g * d;
         for (unsigned j = 0; j < 8; j++) {
-            uint16_t x = (uint16_t)mlkem_caddq(a[8 * g + j]);
-            acc |= (uint64_t)mlkem_compress_d(x, d) << bits;
+            acc |= (uint64_t)t[8 * g + j] << bits;
             bits += d;
             while (bits >= 8) {
                 *o++ = (uint8_t)acc;
@@ -79,12 +105,24 @@ static MLKEM_ALWAYS_INLINE void compress_encode(uint8_t *out,
     }
 }
 
-/* Decompress_d(ByteDecode_d(in)) (Algorithm 6, then eq. 4.8). For d < 12
- * ByteDecode_d is "mod 2^d", so every bit pattern is valid. */
-static MLKEM_ALWAYS_INLINE void decode_decompress(int16_t r[256],
-                                                  const uint8_t *in,
-                                                  unsigned d)
+/* ByteDecode_d (Algorithm 6) for d < 12 ("mod 2^d": every bit pattern is
+ * valid), the inverse of byte_encode, with the same grouping. */
+static MLKEM_ALWAYS_INLINE void byte_decode(uint16_t t[256], const uint8_t *in,
+                                            unsigned d)
 {
+    const unsigned n = d <= 8 ? 8 : d == 10 ? 4 : 0;
+    const uint32_t mask = (1u << d) - 1u;
+    if (n != 0) {
+        const unsigned nb = n * d / 8;
+        for (unsigned g = 0; g < 256 / n; g++) {
+            uint64_t v = 0;
+            for (unsigned b = 0; b < nb; b++)
+                v |= (uint64_t)in[nb * g + b] << (8 * b);
+            for (unsigned j = 0; j < n; j++)
+                t[n * g + j] = (uint16_t)((v >> (d * j)) & mask);
+        }
+        return;
+    }
     for (unsigned g = 0; g < 32; g++) {
         uint64_t acc = 0;
         unsigned bits = 0;
@@ -94,12 +132,34 @@ static MLKEM_ALWAYS_INLINE void decode_decompress(int16_t r[256],
                 acc |= (uint64_t)*p++ << bits;
                 bits += 8;
             }
-            uint16_t y = (uint16_t)(acc & ((1u << d) - 1u));
+            t[8 * g + j] = (uint16_t)(acc & mask);
             acc >>= d;
             bits -= d;
-            r[8 * g + j] = (int16_t)mlkem_decompress_d(y, d);
         }
     }
+}
+
+/* ByteEncode_d(Compress_d(a)): Compress_d of every coefficient
+ * (vectorizable), then the packing. Input |a_i| < q. */
+static MLKEM_ALWAYS_INLINE void compress_encode(uint8_t *out,
+                                                const int16_t a[256],
+                                                unsigned d)
+{
+    uint16_t t[256];
+    for (unsigned i = 0; i < 256; i++)
+        t[i] = compress_d((uint16_t)mlkem_caddq(a[i]), d);
+    byte_encode(out, t, d);
+}
+
+/* Decompress_d(ByteDecode_d(in)). */
+static MLKEM_ALWAYS_INLINE void decode_decompress(int16_t r[256],
+                                                  const uint8_t *in,
+                                                  unsigned d)
+{
+    uint16_t t[256];
+    byte_decode(t, in, d);
+    for (unsigned i = 0; i < 256; i++)
+        r[i] = (int16_t)decompress_d(t[i], d);
 }
 
 /* Implements FIPS 203, Algorithm 14, lines 22-23 (one polynomial of c1 with
@@ -149,7 +209,7 @@ void mlkem_poly_tomsg(uint8_t m[32], const int16_t a[256])
         uint8_t byte = 0;
         for (unsigned j = 0; j < 8; j++) {
             uint16_t x = (uint16_t)mlkem_caddq(a[8 * i + j]);
-            byte |= (uint8_t)(mlkem_compress_d(x, 1) << j);
+            byte |= (uint8_t)(compress_d(x, 1) << j);
         }
         m[i] = byte;
     }

@@ -87,17 +87,19 @@ void mlkem_poly_tobytes(uint8_t out[384], const int16_t a[256])
 
 /* Implements FIPS 203, Algorithm 6 (ByteDecode_12) lines 1-4 without the
  * final "mod q", and returns the §7.2 verdict (every value < q) computed
- * without branches: each value contributes mlkem_ct_lt_mask_u32(v, q). */
+ * without branches: q - 1 - v is negative exactly when v >= q, so OR-ing
+ * those differences collects a set sign bit for any unreduced value. The
+ * loop is plain arithmetic (vectorizable); the barrier sits on the result. */
 uint32_t mlkem_poly_frombytes(int16_t r[256], const uint8_t in[384])
 {
-    uint32_t ok = 0xffffffffu;
+    int32_t bad = 0;
     for (unsigned i = 0; i < 128; i++) {
-        uint16_t t0 = (uint16_t)(in[3 * i] | ((in[3 * i + 1] & 0x0f) << 8));
-        uint16_t t1 = (uint16_t)((in[3 * i + 1] >> 4) | (in[3 * i + 2] << 4));
-        ok &= mlkem_ct_lt_mask_u32(t0, MLKEM_Q);
-        ok &= mlkem_ct_lt_mask_u32(t1, MLKEM_Q);
+        int32_t t0 = in[3 * i] | ((in[3 * i + 1] & 0x0f) << 8);
+        int32_t t1 = (in[3 * i + 1] >> 4) | (in[3 * i + 2] << 4);
+        bad |= (MLKEM_Q - 1 - t0) | (MLKEM_Q - 1 - t1);
         r[2 * i] = (int16_t)t0;
         r[2 * i + 1] = (int16_t)t1;
     }
-    return ok;
+    /* all ones if the sign bit of bad is clear */
+    return (mlkem_ct_barrier_u32((uint32_t)bad) >> 31) - 1u;
 }

@@ -166,12 +166,6 @@ void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
     }
 }
 
-static inline uint32_t load32_le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-           ((uint32_t)p[3] << 24);
-}
-
 static inline uint32_t load24_le(const uint8_t *p)
 {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16);
@@ -188,14 +182,14 @@ static inline uint32_t load24_le(const uint8_t *p)
 void mlkem_poly_cbd(int16_t r[256], const uint8_t *buf, unsigned eta)
 {
     if (eta == 2) {
-        for (unsigned i = 0; i < 32; i++) {
-            uint32_t t = load32_le(buf + 4 * i);
-            uint32_t d = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
-            for (unsigned j = 0; j < 8; j++) {
-                int16_t x = (int16_t)((d >> (4 * j)) & 3);
-                int16_t y = (int16_t)((d >> (4 * j + 2)) & 3);
-                r[8 * i + j] = (int16_t)(x - y);
-            }
+        /* one byte = two coefficients: bit pairs (0,1) - (2,3) and
+         * (4,5) - (6,7) */
+        for (unsigned i = 0; i < 128; i++) {
+            uint32_t t = buf[i];
+            uint32_t d = (t & 0x55u) + ((t >> 1) & 0x55u);
+            r[2 * i] = (int16_t)((int16_t)(d & 3) - (int16_t)((d >> 2) & 3));
+            r[2 * i + 1] =
+                (int16_t)((int16_t)((d >> 4) & 3) - (int16_t)((d >> 6) & 3));
         }
     } else { /* eta == 3 */
         for (unsigned i = 0; i < 64; i++) {

@@ -3,8 +3,8 @@
  * kem/poly.c) against exact arithmetic.
  *
  *   - Compress_d(x) = round(2^d x / q) mod 2^d for every x in [0, q) and
- *     every d in 1..11, computed with exact integer (rational) arithmetic:
- *     round(a / b) = floor((2a + b) / (2b));
+ *     every d the kernel uses (1, 4, 5, 10, 11), computed with exact
+ *     integer (rational) arithmetic: round(a / b) = floor((2a + b) / (2b));
  *   - Decompress_d(y) = round(q y / 2^d) (half up) for every y < 2^d;
  *   - Compress_d(Decompress_d(y)) = y for every y < 2^d (FIPS 203 §4.2.1);
  *   - poly compress / decompress (d = 4, 5, 10, 11) vs a bit-by-bit
@@ -56,7 +56,9 @@ int main(void)
     kt_rng rng;
     kt_rng_init(&rng, "test_compress");
 
-    for (unsigned d = 1; d <= 11; d++) {
+    static const unsigned used[5] = {1, 4, 5, 10, 11};
+    for (unsigned t = 0; t < 5; t++) {
+        const unsigned d = used[t];
         for (uint32_t x = 0; x < Q; x++)
             CHECK(mlkem_compress_d((uint16_t)x, d) == compress_exact(x, d),
                   "Compress_%u(%u) = %u, want %u", d, x,
