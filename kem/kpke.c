@@ -45,6 +45,7 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke,
     in[32] = (uint8_t)k;
     sha3_512(g, in, 33);
     memcpy(rho, g, 32);
+    MLKEM_CT_DECLASSIFY(rho, 32); /* public: part of ek */
 
     /* Lines 3-7: Â from rho (transposed storage). */
     mlkem_gen_matrix_transposed(at_hat, rho, k);
