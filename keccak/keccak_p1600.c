@@ -25,6 +25,7 @@ static const uint64_t keccak_rc[24] = {
     0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
 };
 
+/* Rotate left by a constant 0 < n < 64 (compiles to one rol). */
 #define ROL64(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
 
 /*
@@ -38,8 +39,9 @@ static const uint64_t keccak_rc[24] = {
  *   row 2: 1, 7, 13, 19, 20    row 3: 4, 5, 11, 17, 23
  *   row 4: 2, 8, 14, 15, 21
  * chi (Algorithm 4) with lane complementing: the state between rounds
- * holds lanes 1, 2, 8, 12, 17, 20 complemented ("bebigokimisa" in the
- * Keccak team's implementation overview, §2.2). Complements commute with
+ * holds lanes 1, 2, 8, 12, 17, 20 complemented (the "lane complementing
+ * transform" of the Keccak team's implementation overview; the pattern is
+ * called "bebigokimisa" after the lane names). Complements commute with
  * rotation and pass through XOR, so each row's five inputs b0..b4 reach chi
  * with a known set of them complemented; writing
  *   out_x = b_x ^ (~b_{x+1} & b_{x+2})
@@ -142,6 +144,15 @@ static const uint64_t keccak_rc[24] = {
  * stack slots the compiler chooses), two rounds per iteration so the two
  * variable sets swap roles without copies. The complement pattern is applied
  * on entry and removed on exit.
+ *
+ * Measured on the development machine (Zen 4, rdtsc ticks, bench/): ~760
+ * per call with gcc 12 -O3 and with clang 14. Tried and slower there:
+ * unrolling all 24 rounds (~960-980, probably because 20 KB of code no
+ * longer fits the op cache) and accumulating the next round's column
+ * parities during chi (~785 gcc: five more live registers, more spills).
+ * The loop is dispatch bound (~220 instructions per round, 135 of them
+ * logic); BMI1/BMI2 (andn, rorx) would save copies but are ISA flags,
+ * which keccak/ does not use.
  */
 void mlkem_keccakf1600_portable(uint64_t s[25])
 {
