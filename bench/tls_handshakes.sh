@@ -74,13 +74,13 @@ median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? 
 base=$(median <<<"${rates[0]}")
 printf '\nFull TLS 1.3 handshakes per CPU second (client + server, ECDSA P-256 cert),\n'
 printf 'median of %s rounds x %s CPU s, %s\n\n' "$rounds" "$secs" "$(uname -m)"
-printf '| %-48s | %10s | %12s |\n' "configuration" "hs/s" "vs 3.0 X25519"
-printf '|%s|%s|%s|\n' "--------------------------------------------------" "------------" "--------------"
+printf '| %-48s | %10s | %13s |\n' "configuration" "hs/s" "vs 3.0 X25519"
+printf '|%s|%s|%s|\n' "--------------------------------------------------" "------------" "---------------"
 for i in "${!configs[@]}"; do
     IFS='|' read -r label libs _ <<<"${configs[$i]}"
     [ -n "${rates[$i]:-}" ] || continue
     m=$(median <<<"${rates[$i]}")
-    printf '| %-48s | %10.0f | %12.2f |\n' "$label" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN {print a / b}')"
+    printf '| %-48s | %10.0f | %13.2f |\n' "$label" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN {print a / b}')"
 done
 hyb=$(median <<<"${rates[1]}")
 ratio=$(awk -v a="$hyb" -v b="$base" 'BEGIN {printf "%.3f", a / b}')
