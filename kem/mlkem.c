@@ -108,13 +108,19 @@ static int parse_dk(const mlkem_params *p, int16_t (*t_hat)[256],
 int mlkem_check_ek(const mlkem_params *p, const uint8_t *ek, size_t ek_len)
 {
     int16_t t_hat[MLKEM_MAX_K][256];
+    if (p == NULL)
+        return MLKEM_ERR_NO_KEY;
     return parse_ek(p, t_hat, ek, ek_len);
 }
 
+/* The §7.3 checks plus the s modulus check: exactly what mlkem_key_set_dk
+ * and mlkem_decaps_internal reject. */
 int mlkem_check_dk(const mlkem_params *p, const uint8_t *dk, size_t dk_len)
 {
     int16_t t_hat[MLKEM_MAX_K][256];
     int16_t s_hat[MLKEM_MAX_K][256];
+    if (p == NULL)
+        return MLKEM_ERR_NO_KEY;
     int ret = parse_dk(p, t_hat, s_hat, dk, dk_len);
     mlkem_cleanse(s_hat, sizeof(s_hat));
     return ret;

@@ -138,7 +138,10 @@ typedef struct mlkem_key {
     uint8_t seed[MLKEM_SEED_BYTES]; /* d || z (when HAS_SEED) */
     int16_t t_hat[MLKEM_MAX_K][MLKEM_N];
     int16_t s_hat[MLKEM_MAX_K][MLKEM_N];
-    int16_t a_hat[MLKEM_MAX_K * MLKEM_MAX_K][MLKEM_N]; /* Â, cached */
+    /* Â, cached; kem/ stores it transposed: a_hat[i * k + j] = Â[j][i]
+     * (rows of Â^T, what encryption multiplies by). Coefficients of t_hat,
+     * s_hat and a_hat are in [0, q). */
+    int16_t a_hat[MLKEM_MAX_K * MLKEM_MAX_K][MLKEM_N];
 } mlkem_key;
 
 /* An empty key of parameter set p (flags = 0). */
