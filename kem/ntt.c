@@ -174,15 +174,16 @@ static MLKEM_ALWAYS_INLINE void ct_butterfly8(int16_t x[8], int16_t y[8],
     }
 }
 
-/* 8 Gentleman-Sande butterflies (Algorithm 10, lines 8-10), with the sum
- * Barrett-reduced: (x, y) <- (x + y mod q, z (y - x)). */
+/* 8 Gentleman-Sande butterflies (Algorithm 10, lines 8-10):
+ * (x, y) <- (x + y, z (y - x)), z in Montgomery form with its q^-1 twin.
+ * The sum is not reduced here (see mlkem_invntt_portable for the bounds). */
 static MLKEM_ALWAYS_INLINE void gs_butterfly8(int16_t x[8], int16_t y[8],
                                               const int16_t z[8],
                                               const int16_t zq[8])
 {
     for (unsigned l = 0; l < 8; l++) {
         int16_t t = x[l];
-        x[l] = mlkem_barrett_reduce((int16_t)(t + y[l]));
+        x[l] = (int16_t)(t + y[l]);
         y[l] = mlkem_fqmul_pre((int16_t)(y[l] - t), z[l], zq[l]);
     }
 }
@@ -288,12 +289,18 @@ void mlkem_ntt_portable(int16_t r[256])
  * Implements FIPS 203, Algorithm 10 (NTT^-1), lines 1-14, in place, with
  * line 14's factor 1/128 replaced by 2^16/128 (see the file comment).
  * Input: any int16_t. Output: |r_i| < q, equal to NTT^-1(input) * 2^16.
- * Bounds: a first Barrett pass brings every input to |.| <= (q-1)/2. In each
- * layer the sum of two values below q is Barrett-reduced (back to
- * <= (q-1)/2) and the difference (|.| < 2q < 2^15) is multiplied by a zeta
- * (|zeta (y - x)| < 2q * 1664 < q * 2^15), leaving |.| < q. The last
- * multiplication by f = 2^32 / 128 mod q = 1441 (Montgomery form of
- * 2^16 / 128) keeps |.| < q.
+ * Bounds (reduction is lazy: two Barrett passes instead of one per layer).
+ * A Montgomery product by a zeta (|zeta| <= 1664) of a value v satisfies
+ * |result| <= |v| * 1664 / 2^16 + 1666 (high half of the product, minus the
+ * high half of t*q with |t| <= 2^15). A Barrett pass first brings every
+ * input to |.| <= 1664. Each layer maps values bounded by B to sums bounded
+ * by 2B and products bounded by 2B * 1664 / 2^16 + 1666 < 2B, so after
+ * layers len = 2, 4, 8, 16 everything is below 16 * 1664 = 26,624 < 2^15
+ * (and the differences fed to the products, also below 2B, fit too). A
+ * second Barrett pass brings the values back to <= 1664, and layers
+ * len = 32, 64, 128 end below 8 * 1664 = 13,312. The last multiplication
+ * by f = 2^32 / 128 mod q = 1441 (Montgomery form of 2^16 / 128) then has
+ * |13,312 * 1441| < q * 2^15 and leaves |.| <= 293 + 1666 < q.
  */
 void mlkem_invntt_portable(int16_t r[256])
 {
@@ -337,6 +344,8 @@ void mlkem_invntt_portable(int16_t r[256])
     /* len = 8 .. 128 (zeta indices 31 .. 1, descending). */
     invntt_layer(r, 8, 31);
     invntt_layer(r, 16, 15);
+    for (unsigned j = 0; j < 256; j++)
+        r[j] = mlkem_barrett_reduce(r[j]);
     invntt_layer(r, 32, 7);
     invntt_layer(r, 64, 3);
     invntt_layer(r, 128, 1);

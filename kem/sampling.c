@@ -31,11 +31,11 @@
  * XOF output: every 3 bytes give two 12-bit candidates d1, d2, each kept if
  * below q, until len values are written. Returns the number written.
  * Public data only (the XOF output of rho), so branches and store positions
- * may depend on it. While at least two output slots are free, both
- * candidates are stored unconditionally (d2 right after d1 if d1 was kept,
- * over it otherwise) and the count advances by the comparison results, so
- * there is no unpredictable branch; the last slot is filled by the literal
- * form of lines 8-11.
+ * may depend on it. While at least four output slots are free, the four
+ * candidates of two 3-byte groups are stored unconditionally, each right
+ * after the ones kept before it (overwriting rejected ones), and the count
+ * advances by the comparison results, so there is no unpredictable branch;
+ * the last few slots are filled by the literal form of lines 8-11.
  */
 unsigned mlkem_rej_uniform_portable(int16_t *r, unsigned len,
                                     const uint8_t *buf, size_t buflen)
@@ -43,14 +43,20 @@ unsigned mlkem_rej_uniform_portable(int16_t *r, unsigned len,
     unsigned ctr = 0;
     size_t pos = 0;
 
-    while (ctr + 2 <= len && pos + 3 <= buflen) {
-        uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
-        uint16_t d2 = (uint16_t)((buf[pos + 1] >> 4) | (buf[pos + 2] << 4));
+    while (ctr + 4 <= len && pos + 6 <= buflen) {
+        const uint8_t *b = buf + pos;
+        uint16_t d1 = (uint16_t)(b[0] | ((b[1] & 0x0f) << 8));
+        uint16_t d2 = (uint16_t)((b[1] >> 4) | (b[2] << 4));
+        uint16_t d3 = (uint16_t)(b[3] | ((b[4] & 0x0f) << 8));
+        uint16_t d4 = (uint16_t)((b[4] >> 4) | (b[5] << 4));
         unsigned a1 = d1 < MLKEM_Q, a2 = d2 < MLKEM_Q;
-        pos += 3;
+        unsigned a3 = d3 < MLKEM_Q, a4 = d4 < MLKEM_Q;
+        pos += 6;
         r[ctr] = (int16_t)d1;
         r[ctr + a1] = (int16_t)d2;
-        ctr += a1 + a2;
+        r[ctr + a1 + a2] = (int16_t)d3;
+        r[ctr + a1 + a2 + a3] = (int16_t)d4;
+        ctr += a1 + a2 + a3 + a4;
     }
     while (ctr < len && pos + 3 <= buflen) {
         uint16_t d1 = (uint16_t)(buf[pos] | ((buf[pos + 1] & 0x0f) << 8));
