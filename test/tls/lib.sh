@@ -12,6 +12,7 @@
 #   MLKEM_OPENSSL35_PREFIX  OpenSSL 3.5 peer (scripts/openssl35.sh)
 #   MLKEM_SOURCE_DIR        source tree (examples/tls/)
 #   MLKEM_TLS_BADSHARE, MLKEM_TLS_CAPS, MLKEM_TLS_INPROC   test binaries
+#   MLKEM_SANITIZE          non-empty in sanitizer builds: skip
 
 set -u
 
@@ -52,6 +53,8 @@ O35_PREFIX=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
 EXAMPLES=${MLKEM_SOURCE_DIR:?MLKEM_SOURCE_DIR not set}/examples/tls
 
 need_provider() {
+    [ -z "${MLKEM_SANITIZE:-}" ] ||
+        skip "sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): openssl/nginx/curl cannot load an instrumented mlkem.so (the C tests cover it)"
     [ -n "${MLKEM_PROVIDER_DIR:-}" ] && [ -f "$MLKEM_PROVIDER_DIR/mlkem.so" ] ||
         skip "mlkem.so not built (MLKEM_PROVIDER_DIR=${MLKEM_PROVIDER_DIR:-unset})"
     case "$($O30 version 2>/dev/null)" in
