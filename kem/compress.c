@@ -36,13 +36,17 @@
 #define MLKEM_COMPRESS_SHIFT 19
 #define MLKEM_COMPRESS_B 262065u /* round(1664 * 2^19 / q) */
 
-/* Compress_d for d in {1, 4, 5, 10, 11} (see above); A_d is a constant
- * whenever d is. */
+/* A_d = round(2^(19+d) / q) for the d where the formula is exact (0 marks
+ * the others); test/kem/test_compress.c recomputes the used entries. */
+const uint32_t mlkem_compress_a[12] = {0,    315,  630, 1260,   2520,   5040,
+                                       0,  20159,    0,    0, 161271, 322542};
+
+/* Compress_d for d in {1, 4, 5, 10, 11} (see above). With a constant d the
+ * table entry is a compile-time constant. */
 static inline uint16_t compress_d(uint16_t x, unsigned d)
 {
-    const uint32_t a = ((1u << (MLKEM_COMPRESS_SHIFT + d)) + MLKEM_Q / 2) /
-                       MLKEM_Q;
-    return (uint16_t)(((x * a + MLKEM_COMPRESS_B) >> MLKEM_COMPRESS_SHIFT) &
+    return (uint16_t)(((x * mlkem_compress_a[d] + MLKEM_COMPRESS_B) >>
+                       MLKEM_COMPRESS_SHIFT) &
                       ((1u << d) - 1u));
 }
 

@@ -80,6 +80,8 @@ uint32_t mlkem_poly_frombytes(int16_t r[256], const uint8_t in[384]);
 
 /* ---- Compression (kem/compress.c) ----------------------------------------- */
 
+/* A_d of the fixed-point Compress_d (kem/compress.c). */
+extern const uint32_t mlkem_compress_a[12];
 /* Compress_d (eq. 4.7) of x in [0, q), d in {1, 4, 5, 10, 11}. */
 uint16_t mlkem_compress_d(uint16_t x, unsigned d);
 /* Decompress_d (eq. 4.8) of y in [0, 2^d), d in {1, 4, 5, 10, 11}. */

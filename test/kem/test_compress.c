@@ -59,6 +59,9 @@ int main(void)
     static const unsigned used[5] = {1, 4, 5, 10, 11};
     for (unsigned t = 0; t < 5; t++) {
         const unsigned d = used[t];
+        CHECK(mlkem_compress_a[d] ==
+                  (uint32_t)(((1ull << (19 + d)) * 2 + Q) / (2 * Q)),
+              "A_%u = %u is not round(2^(19+d) / q)", d, mlkem_compress_a[d]);
         for (uint32_t x = 0; x < Q; x++)
             CHECK(mlkem_compress_d((uint16_t)x, d) == compress_exact(x, d),
                   "Compress_%u(%u) = %u, want %u", d, x,
