@@ -5,12 +5,12 @@
 #
 #   build:      build-essential cmake pkg-config libssl-dev (the system OpenSSL 3.0)
 #   benchmarks: g++ libbenchmark-dev
-#   tests:      openssl curl nginx-light (real TLS peers), gzip, valgrind,
+#   tests:      openssl curl nginx (real TLS peers), gzip, valgrind,
 #               perl (OpenSSL 3.5 peer build), dpkg-dev (CPack's .deb)
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
-      curl nginx-light gzip perl valgrind dpkg-dev ca-certificates)
+      curl nginx gzip perl valgrind dpkg-dev ca-certificates)
 
 missing=()
 for p in "${pkgs[@]}"; do
