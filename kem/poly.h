@@ -30,8 +30,42 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kem/mlkem.h"
+
+/* Little-endian 64-bit load / store (the byte order of FIPS 203's ByteEncode
+ * and of FIPS 202's lanes). On little-endian targets one memcpy, which
+ * compilers turn into a single (unaligned) load or store. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MLKEM_KEM_LE 1
+#else
+#define MLKEM_KEM_LE 0
+#endif
+
+static inline uint64_t mlkem_load64le(const uint8_t *p)
+{
+    uint64_t v;
+#if MLKEM_KEM_LE
+    memcpy(&v, p, 8);
+#else
+    v = 0;
+    for (unsigned i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+#endif
+    return v;
+}
+
+static inline void mlkem_store64le(uint8_t *p, uint64_t v)
+{
+#if MLKEM_KEM_LE
+    memcpy(p, &v, 8);
+#else
+    for (unsigned i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
 
 /* Twiddle tables (kem/ntt.c): zetas and the basemul gammas in Montgomery
  * form, each with its product with q^-1 mod 2^16. */
