@@ -23,12 +23,15 @@
  *     once (Algorithm 11 applied k times and summed).
  * These are the contracts of arch/backend.h; kem/poly.h restates them.
  *
- * Shape of the code. The butterflies work on groups of 8 coefficients held
- * in small local arrays (memcpy in, 8 independent lanes of 16-bit
- * arithmetic, memcpy out). That is plain C, but it is the shape compilers'
- * vectorizers map onto 128-bit SIMD (SSE2, NEON) without any ISA flag; the
- * last two NTT layers (and first two inverse layers), whose butterflies span
- * 4 and 2 coefficients, gather 16 coefficients into two such groups.
+ * Shape of the code. Every layer is a loop over independent butterflies
+ * on 16-bit values with 16 x 16-bit high/low products (kem/reduce.h). That
+ * is plain C, but it is the shape compilers' vectorizers map onto 128-bit
+ * SIMD (SSE2, NEON) without any ISA flag: 8 lanes per instruction. How a
+ * layer is written decides which loop gets vectorized (measured with gcc 12
+ * and clang 14 on x86-64): layers with span >= 16 are flat loops with one
+ * zeta per block; the span-8 layers read their zeta per lane from a table;
+ * the span-4 and span-2 layers process one group of 8 coefficients per
+ * iteration, which compilers vectorize across groups.
  */
 #include <stdint.h>
 #include <string.h>
@@ -161,73 +164,129 @@ const int16_t mlkem_gammas_qinv[128] = {
      23998, -23998,   7756,  -7756, -17422,  17422,  23132, -23132,
 };
 
-/* 8 Cooley-Tukey butterflies (Algorithm 9, lines 8-10):
- * (x, y) <- (x + z y, x - z y), z in Montgomery form with its q^-1 twin. */
-static MLKEM_ALWAYS_INLINE void ct_butterfly8(int16_t x[8], int16_t y[8],
-                                              const int16_t z[8],
-                                              const int16_t zq[8])
-{
-    for (unsigned l = 0; l < 8; l++) {
-        int16_t t = mlkem_fqmul_pre(y[l], z[l], zq[l]);
-        y[l] = (int16_t)(x[l] - t);
-        x[l] = (int16_t)(x[l] + t);
-    }
-}
+/* The zetas of the len = 8 layers, one per coefficient lane: entry 8g + l
+ * is mlkem_zetas[16 + g] (NTT, block g) and mlkem_zetas[31 - g] (NTT^-1),
+ * with their q^-1 twins. Reading the zeta per lane from a table keeps the
+ * compiler's vectorizer on the 8 lanes of each block; with a broadcast
+ * zeta per 8-lane block gcc vectorized across blocks instead, transposing
+ * the data (measured 6x slower for that layer). */
+static const int16_t ntt_zetas8[128] = {
+       573,    573,    573,    573,    573,    573,    573,    573,
+     -1325,  -1325,  -1325,  -1325,  -1325,  -1325,  -1325,  -1325,
+       264,    264,    264,    264,    264,    264,    264,    264,
+       383,    383,    383,    383,    383,    383,    383,    383,
+      -829,   -829,   -829,   -829,   -829,   -829,   -829,   -829,
+      1458,   1458,   1458,   1458,   1458,   1458,   1458,   1458,
+     -1602,  -1602,  -1602,  -1602,  -1602,  -1602,  -1602,  -1602,
+      -130,   -130,   -130,   -130,   -130,   -130,   -130,   -130,
+      -681,   -681,   -681,   -681,   -681,   -681,   -681,   -681,
+      1017,   1017,   1017,   1017,   1017,   1017,   1017,   1017,
+       732,    732,    732,    732,    732,    732,    732,    732,
+       608,    608,    608,    608,    608,    608,    608,    608,
+     -1542,  -1542,  -1542,  -1542,  -1542,  -1542,  -1542,  -1542,
+       411,    411,    411,    411,    411,    411,    411,    411,
+      -205,   -205,   -205,   -205,   -205,   -205,   -205,   -205,
+     -1571,  -1571,  -1571,  -1571,  -1571,  -1571,  -1571,  -1571,
+};
+static const int16_t ntt_zetas8_qinv[128] = {
+     -5827,  -5827,  -5827,  -5827,  -5827,  -5827,  -5827,  -5827,
+     17363,  17363,  17363,  17363,  17363,  17363,  17363,  17363,
+    -26360, -26360, -26360, -26360, -26360, -26360, -26360, -26360,
+    -29057, -29057, -29057, -29057, -29057, -29057, -29057, -29057,
+      5571,   5571,   5571,   5571,   5571,   5571,   5571,   5571,
+     -1102,  -1102,  -1102,  -1102,  -1102,  -1102,  -1102,  -1102,
+     21438,  21438,  21438,  21438,  21438,  21438,  21438,  21438,
+    -26242, -26242, -26242, -26242, -26242, -26242, -26242, -26242,
+    -28073, -28073, -28073, -28073, -28073, -28073, -28073, -28073,
+     24313,  24313,  24313,  24313,  24313,  24313,  24313,  24313,
+    -10532, -10532, -10532, -10532, -10532, -10532, -10532, -10532,
+      8800,   8800,   8800,   8800,   8800,   8800,   8800,   8800,
+     18426,  18426,  18426,  18426,  18426,  18426,  18426,  18426,
+      8859,   8859,   8859,   8859,   8859,   8859,   8859,   8859,
+     26675,  26675,  26675,  26675,  26675,  26675,  26675,  26675,
+    -16163, -16163, -16163, -16163, -16163, -16163, -16163, -16163,
+};
+static const int16_t invntt_zetas8[128] = {
+     -1571,  -1571,  -1571,  -1571,  -1571,  -1571,  -1571,  -1571,
+      -205,   -205,   -205,   -205,   -205,   -205,   -205,   -205,
+       411,    411,    411,    411,    411,    411,    411,    411,
+     -1542,  -1542,  -1542,  -1542,  -1542,  -1542,  -1542,  -1542,
+       608,    608,    608,    608,    608,    608,    608,    608,
+       732,    732,    732,    732,    732,    732,    732,    732,
+      1017,   1017,   1017,   1017,   1017,   1017,   1017,   1017,
+      -681,   -681,   -681,   -681,   -681,   -681,   -681,   -681,
+      -130,   -130,   -130,   -130,   -130,   -130,   -130,   -130,
+     -1602,  -1602,  -1602,  -1602,  -1602,  -1602,  -1602,  -1602,
+      1458,   1458,   1458,   1458,   1458,   1458,   1458,   1458,
+      -829,   -829,   -829,   -829,   -829,   -829,   -829,   -829,
+       383,    383,    383,    383,    383,    383,    383,    383,
+       264,    264,    264,    264,    264,    264,    264,    264,
+     -1325,  -1325,  -1325,  -1325,  -1325,  -1325,  -1325,  -1325,
+       573,    573,    573,    573,    573,    573,    573,    573,
+};
+static const int16_t invntt_zetas8_qinv[128] = {
+    -16163, -16163, -16163, -16163, -16163, -16163, -16163, -16163,
+     26675,  26675,  26675,  26675,  26675,  26675,  26675,  26675,
+      8859,   8859,   8859,   8859,   8859,   8859,   8859,   8859,
+     18426,  18426,  18426,  18426,  18426,  18426,  18426,  18426,
+      8800,   8800,   8800,   8800,   8800,   8800,   8800,   8800,
+    -10532, -10532, -10532, -10532, -10532, -10532, -10532, -10532,
+     24313,  24313,  24313,  24313,  24313,  24313,  24313,  24313,
+    -28073, -28073, -28073, -28073, -28073, -28073, -28073, -28073,
+    -26242, -26242, -26242, -26242, -26242, -26242, -26242, -26242,
+     21438,  21438,  21438,  21438,  21438,  21438,  21438,  21438,
+     -1102,  -1102,  -1102,  -1102,  -1102,  -1102,  -1102,  -1102,
+      5571,   5571,   5571,   5571,   5571,   5571,   5571,   5571,
+    -29057, -29057, -29057, -29057, -29057, -29057, -29057, -29057,
+    -26360, -26360, -26360, -26360, -26360, -26360, -26360, -26360,
+     17363,  17363,  17363,  17363,  17363,  17363,  17363,  17363,
+     -5827,  -5827,  -5827,  -5827,  -5827,  -5827,  -5827,  -5827,
+};
 
-/* 8 Gentleman-Sande butterflies (Algorithm 10, lines 8-10):
- * (x, y) <- (x + y, z (y - x)), z in Montgomery form with its q^-1 twin.
- * The sum is not reduced here (see mlkem_invntt_portable for the bounds). */
-static MLKEM_ALWAYS_INLINE void gs_butterfly8(int16_t x[8], int16_t y[8],
-                                              const int16_t z[8],
-                                              const int16_t zq[8])
-{
-    for (unsigned l = 0; l < 8; l++) {
-        int16_t t = x[l];
-        x[l] = (int16_t)(t + y[l]);
-        y[l] = mlkem_fqmul_pre((int16_t)(y[l] - t), z[l], zq[l]);
-    }
-}
+/* Last layer of NTT^-1 with line 14's factor folded in: the product of
+ * zetas[1] = -758 and f = 1441 (see mlkem_invntt_portable) in Montgomery
+ * form, -758 * 1441 * 2^-16 mod q = 1397, and its q^-1 twin. */
+#define INVNTT_ZF 1397
+#define INVNTT_ZF_QINV 5237
+#define INVNTT_F 1441
+#define INVNTT_F_QINV (-10079)
 
-static MLKEM_ALWAYS_INLINE void bcast8(int16_t z[8], int16_t zq[8],
-                                       unsigned i)
-{
-    for (unsigned l = 0; l < 8; l++) {
-        z[l] = mlkem_zetas[i];
-        zq[l] = mlkem_zetas_qinv[i];
-    }
-}
-
-/* One layer with butterfly span len >= 8, zetas from index i on. */
+/*
+ * One layer of Algorithm 9 (lines 5-10) with span len >= 16: for each block
+ * s the same zeta (index i0 + s) for len independent Cooley-Tukey
+ * butterflies (x, y) <- (x + zeta y, x - zeta y). Written as flat loops
+ * over the coefficients so that compilers vectorize the inner loop (8
+ * lanes of 16-bit high/low products on SSE2 / NEON).
+ */
 static MLKEM_ALWAYS_INLINE void ntt_layer(int16_t r[256], const unsigned len,
-                                          unsigned i)
+                                          const unsigned i0)
 {
-    for (unsigned start = 0; start < 256; start += 2 * len, i++) {
-        int16_t z[8], zq[8];
-        bcast8(z, zq, i);
-        for (unsigned j = start; j < start + len; j += 8) {
-            int16_t x[8], y[8];
-            memcpy(x, r + j, sizeof(x));
-            memcpy(y, r + j + len, sizeof(y));
-            ct_butterfly8(x, y, z, zq);
-            memcpy(r + j, x, sizeof(x));
-            memcpy(r + j + len, y, sizeof(y));
+    for (unsigned s = 0; s < 128 / len; s++) {
+        const int16_t z = mlkem_zetas[i0 + s], zq = mlkem_zetas_qinv[i0 + s];
+        for (unsigned l = 0; l < len; l++) {
+            int16_t t = mlkem_fqmul_pre(r[2 * len * s + len + l], z, zq);
+            int16_t a = r[2 * len * s + l];
+            r[2 * len * s + len + l] = (int16_t)(a - t);
+            r[2 * len * s + l] = (int16_t)(a + t);
         }
     }
 }
 
-static MLKEM_ALWAYS_INLINE void invntt_layer(int16_t r[256],
-                                             const unsigned len, unsigned i)
+/* One layer of Algorithm 10 (lines 5-10) with span len >= 16: zeta index
+ * i0 - s for block s, Gentleman-Sande butterflies (x, y) <- (x + y,
+ * zeta (y - x)); with reduce set, the sums are Barrett-reduced. */
+static MLKEM_ALWAYS_INLINE void invntt_layer(int16_t r[256], const unsigned len,
+                                             const unsigned i0,
+                                             const int reduce)
 {
-    for (unsigned start = 0; start < 256; start += 2 * len, i--) {
-        int16_t z[8], zq[8];
-        bcast8(z, zq, i);
-        for (unsigned j = start; j < start + len; j += 8) {
-            int16_t x[8], y[8];
-            memcpy(x, r + j, sizeof(x));
-            memcpy(y, r + j + len, sizeof(y));
-            gs_butterfly8(x, y, z, zq);
-            memcpy(r + j, x, sizeof(x));
-            memcpy(r + j + len, y, sizeof(y));
+    for (unsigned s = 0; s < 128 / len; s++) {
+        const int16_t z = mlkem_zetas[i0 - s], zq = mlkem_zetas_qinv[i0 - s];
+        for (unsigned l = 0; l < len; l++) {
+            int16_t a = r[2 * len * s + l], b = r[2 * len * s + len + l];
+            int16_t sum = (int16_t)(a + b);
+            r[2 * len * s + l] = reduce ? mlkem_barrett_reduce(sum) : sum;
+            r[2 * len * s + len + l] =
+                mlkem_fqmul_pre((int16_t)(b - a), z, zq);
         }
     }
 }
@@ -239,49 +298,53 @@ static MLKEM_ALWAYS_INLINE void invntt_layer(int16_t r[256],
  * Bounds: each of the 7 layers replaces (a, b) by (a + t, a - t) with
  * t = zeta b (Montgomery) and |t| < q (|zeta * b| <= 1664 * 8q < q * 2^15),
  * so magnitudes grow by < q per layer: < q + 7q = 8q = 26,632 < 2^15.
+ * Shape: layers len = 128 .. 16 are flat loops (ntt_layer), len = 8 reads
+ * its zetas per lane, and len = 4 and 2 run on one group of 8 coefficients
+ * per iteration; compilers vectorize that loop across 8 groups, so the two
+ * layers within a group cost a transpose in and out but no per-coefficient
+ * shuffles of zetas.
  */
 void mlkem_ntt_portable(int16_t r[256])
 {
-    /* Lines 2-11 for len = 128 .. 8 (zeta indices 1 .. 31). */
+    /* Lines 2-11 for len = 128, 64, 32, 16 (zeta indices 1 .. 15). */
     ntt_layer(r, 128, 1);
     ntt_layer(r, 64, 2);
     ntt_layer(r, 32, 4);
     ntt_layer(r, 16, 8);
-    ntt_layer(r, 8, 16);
-    /* len = 4 (indices 32 .. 63) and len = 2 (64 .. 127), 16 coefficients
-     * at a time: chunk c holds the len-4 blocks 2c, 2c+1 and the len-2
-     * blocks 4c .. 4c+3. */
-    for (unsigned c = 0; c < 16; c++) {
-        int16_t *p = r + 16 * c;
-        int16_t x[8], y[8], u[8], v[8], z[8], zq[8];
-        for (unsigned l = 0; l < 4; l++) {
-            x[l] = p[l];
-            y[l] = p[4 + l];
-            x[4 + l] = p[8 + l];
-            y[4 + l] = p[12 + l];
-            z[l] = mlkem_zetas[32 + 2 * c];
-            zq[l] = mlkem_zetas_qinv[32 + 2 * c];
-            z[4 + l] = mlkem_zetas[33 + 2 * c];
-            zq[4 + l] = mlkem_zetas_qinv[33 + 2 * c];
+    /* len = 8 (indices 16 .. 31). */
+    for (unsigned s = 0; s < 16; s++) {
+        for (unsigned l = 0; l < 8; l++) {
+            int16_t t = mlkem_fqmul_pre(r[16 * s + 8 + l],
+                                        ntt_zetas8[8 * s + l],
+                                        ntt_zetas8_qinv[8 * s + l]);
+            int16_t a = r[16 * s + l];
+            r[16 * s + 8 + l] = (int16_t)(a - t);
+            r[16 * s + l] = (int16_t)(a + t);
         }
-        ct_butterfly8(x, y, z, zq);
-        /* p now reads x0..3 y0..3 x4..7 y4..7; len-2 block b is the b-th
-         * group of four: (u, u, v, v). */
-        u[0] = x[0]; u[1] = x[1]; v[0] = x[2]; v[1] = x[3];
-        u[2] = y[0]; u[3] = y[1]; v[2] = y[2]; v[3] = y[3];
-        u[4] = x[4]; u[5] = x[5]; v[4] = x[6]; v[5] = x[7];
-        u[6] = y[4]; u[7] = y[5]; v[6] = y[6]; v[7] = y[7];
-        for (unsigned b = 0; b < 4; b++) {
-            z[2 * b] = z[2 * b + 1] = mlkem_zetas[64 + 4 * c + b];
-            zq[2 * b] = zq[2 * b + 1] = mlkem_zetas_qinv[64 + 4 * c + b];
+    }
+    /* len = 4 (index 32 + g for group g of 8 coefficients) and len = 2
+     * (indices 64 + 2g, 65 + 2g for its two blocks of 4). */
+    for (unsigned g = 0; g < 32; g++) {
+        int16_t c[8];
+        for (unsigned e = 0; e < 8; e++)
+            c[e] = r[8 * g + e];
+        const int16_t z4 = mlkem_zetas[32 + g], z4q = mlkem_zetas_qinv[32 + g];
+        for (unsigned e = 0; e < 4; e++) {
+            int16_t t = mlkem_fqmul_pre(c[e + 4], z4, z4q);
+            c[e + 4] = (int16_t)(c[e] - t);
+            c[e] = (int16_t)(c[e] + t);
         }
-        ct_butterfly8(u, v, z, zq);
-        for (unsigned b = 0; b < 4; b++) {
-            p[4 * b] = u[2 * b];
-            p[4 * b + 1] = u[2 * b + 1];
-            p[4 * b + 2] = v[2 * b];
-            p[4 * b + 3] = v[2 * b + 1];
+        for (unsigned h = 0; h < 2; h++) {
+            const int16_t z2 = mlkem_zetas[64 + 2 * g + h];
+            const int16_t z2q = mlkem_zetas_qinv[64 + 2 * g + h];
+            for (unsigned e = 4 * h; e < 4 * h + 2; e++) {
+                int16_t t = mlkem_fqmul_pre(c[e + 2], z2, z2q);
+                c[e + 2] = (int16_t)(c[e] - t);
+                c[e] = (int16_t)(c[e] + t);
+            }
         }
+        for (unsigned e = 0; e < 8; e++)
+            r[8 * g + e] = c[e];
     }
 }
 
@@ -289,69 +352,74 @@ void mlkem_ntt_portable(int16_t r[256])
  * Implements FIPS 203, Algorithm 10 (NTT^-1), lines 1-14, in place, with
  * line 14's factor 1/128 replaced by 2^16/128 (see the file comment).
  * Input: any int16_t. Output: |r_i| < q, equal to NTT^-1(input) * 2^16.
- * Bounds (reduction is lazy: two Barrett passes instead of one per layer).
- * A Montgomery product by a zeta (|zeta| <= 1664) of a value v satisfies
- * |result| <= |v| * 1664 / 2^16 + 1666 (high half of the product, minus the
- * high half of t*q with |t| <= 2^15). A Barrett pass first brings every
- * input to |.| <= 1664. Each layer maps values bounded by B to sums bounded
- * by 2B and products bounded by 2B * 1664 / 2^16 + 1666 < 2B, so after
- * layers len = 2, 4, 8, 16 everything is below 16 * 1664 = 26,624 < 2^15
- * (and the differences fed to the products, also below 2B, fit too). A
- * second Barrett pass brings the values back to <= 1664, and layers
- * len = 32, 64, 128 end below 8 * 1664 = 13,312. The last multiplication
- * by f = 2^32 / 128 mod q = 1441 (Montgomery form of 2^16 / 128) then has
- * |13,312 * 1441| < q * 2^15 and leaves |.| <= 293 + 1666 < q.
+ * Bounds (reduction is lazy: two Barrett reductions instead of one per
+ * layer). A Montgomery product by a zeta (|zeta| <= 1664) of a value v
+ * satisfies |result| <= |v| * 1664 / 2^16 + 1666 (high half of the
+ * product, minus the high half of t*q with |t| <= 2^15). Every input is
+ * first Barrett-reduced to |.| <= 1664. Each layer maps values bounded by
+ * B to sums bounded by 2B and products bounded by 2B * 1664 / 2^16 + 1666
+ * < 2B, so after layers len = 2, 4, 8, 16 everything is below 16 * 1664 =
+ * 26,624 < 2^15 (and the differences fed to the products, also below 2B,
+ * fit too). The sums of layer len = 16 are Barrett-reduced as they are
+ * formed (its products are already below 2 * 8 * 1664 * 1664 / 2^16 + 1666
+ * < 2,343), so layers len = 32, 64 start from values <= 2,343 and end below
+ * 4 * 2,343 = 9,372. The last layer, len = 128, folds in line 14: its sums
+ * are multiplied by f = 2^32 / 128 mod q = 1441 (Montgomery form of
+ * 2^16 / 128), its differences by zeta_1 * f (INVNTT_ZF, one Montgomery
+ * product); the inputs are below 2 * 9,372 = 18,744, and 18,744 * 1664 <
+ * q * 2^15, so every output is a Montgomery product with |.| < q.
  */
 void mlkem_invntt_portable(int16_t r[256])
 {
-    for (unsigned j = 0; j < 256; j++)
-        r[j] = mlkem_barrett_reduce(r[j]);
-    /* len = 2 (zeta indices 127 .. 64) and len = 4 (63 .. 32), 16
-     * coefficients at a time (the mirror image of the NTT's last layers),
-     * zeta index 127 - i read as mlkem_zetas_rev[i]. */
-    for (unsigned c = 0; c < 16; c++) {
-        int16_t *p = r + 16 * c;
-        int16_t x[8], y[8], u[8], v[8], z[8], zq[8];
-        for (unsigned b = 0; b < 4; b++) {
-            u[2 * b] = p[4 * b];
-            u[2 * b + 1] = p[4 * b + 1];
-            v[2 * b] = p[4 * b + 2];
-            v[2 * b + 1] = p[4 * b + 3];
-            /* zeta index 127 - 4c - b */
-            z[2 * b] = z[2 * b + 1] = mlkem_zetas_rev[4 * c + b];
-            zq[2 * b] = zq[2 * b + 1] = mlkem_zetas_rev_qinv[4 * c + b];
+    /* Barrett on input; len = 2 (zeta indices 127 - 2g, 126 - 2g for the
+     * two blocks of group g, read as mlkem_zetas_rev[2g], [2g + 1]) and
+     * len = 4 (63 - g = mlkem_zetas_rev[64 + g]), one group of 8
+     * coefficients per iteration (the mirror image of the NTT's last two
+     * layers; ascending table reads keep the loop vectorizable). */
+    for (unsigned g = 0; g < 32; g++) {
+        int16_t c[8];
+        for (unsigned e = 0; e < 8; e++)
+            c[e] = mlkem_barrett_reduce(r[8 * g + e]);
+        for (unsigned h = 0; h < 2; h++) {
+            const int16_t z2 = mlkem_zetas_rev[2 * g + h];
+            const int16_t z2q = mlkem_zetas_rev_qinv[2 * g + h];
+            for (unsigned e = 4 * h; e < 4 * h + 2; e++) {
+                int16_t a = c[e], b = c[e + 2];
+                c[e] = (int16_t)(a + b);
+                c[e + 2] = mlkem_fqmul_pre((int16_t)(b - a), z2, z2q);
+            }
         }
-        gs_butterfly8(u, v, z, zq);
-        x[0] = u[0]; x[1] = u[1]; x[2] = v[0]; x[3] = v[1];
-        y[0] = u[2]; y[1] = u[3]; y[2] = v[2]; y[3] = v[3];
-        x[4] = u[4]; x[5] = u[5]; x[6] = v[4]; x[7] = v[5];
-        y[4] = u[6]; y[5] = u[7]; y[6] = v[6]; y[7] = v[7];
-        for (unsigned l = 0; l < 4; l++) {
-            /* zeta indices 63 - 2c and 62 - 2c */
-            z[l] = mlkem_zetas_rev[64 + 2 * c];
-            zq[l] = mlkem_zetas_rev_qinv[64 + 2 * c];
-            z[4 + l] = mlkem_zetas_rev[65 + 2 * c];
-            zq[4 + l] = mlkem_zetas_rev_qinv[65 + 2 * c];
+        const int16_t z4 = mlkem_zetas_rev[64 + g];
+        const int16_t z4q = mlkem_zetas_rev_qinv[64 + g];
+        for (unsigned e = 0; e < 4; e++) {
+            int16_t a = c[e], b = c[e + 4];
+            c[e] = (int16_t)(a + b);
+            c[e + 4] = mlkem_fqmul_pre((int16_t)(b - a), z4, z4q);
         }
-        gs_butterfly8(x, y, z, zq);
-        for (unsigned l = 0; l < 4; l++) {
-            p[l] = x[l];
-            p[4 + l] = y[l];
-            p[8 + l] = x[4 + l];
-            p[12 + l] = y[4 + l];
+        for (unsigned e = 0; e < 8; e++)
+            r[8 * g + e] = c[e];
+    }
+    /* len = 8 (indices 31 .. 16), zetas per lane. */
+    for (unsigned s = 0; s < 16; s++) {
+        for (unsigned l = 0; l < 8; l++) {
+            int16_t a = r[16 * s + l], b = r[16 * s + 8 + l];
+            r[16 * s + l] = (int16_t)(a + b);
+            r[16 * s + 8 + l] = mlkem_fqmul_pre((int16_t)(b - a),
+                                                invntt_zetas8[8 * s + l],
+                                                invntt_zetas8_qinv[8 * s + l]);
         }
     }
-    /* len = 8 .. 128 (zeta indices 31 .. 1, descending). */
-    invntt_layer(r, 8, 31);
-    invntt_layer(r, 16, 15);
-    for (unsigned j = 0; j < 256; j++)
-        r[j] = mlkem_barrett_reduce(r[j]);
-    invntt_layer(r, 32, 7);
-    invntt_layer(r, 64, 3);
-    invntt_layer(r, 128, 1);
-    /* Line 14, times 2^16: f = 1441, f * q^-1 mod 2^16 = -10079. */
-    for (unsigned j = 0; j < 256; j++)
-        r[j] = mlkem_fqmul_pre(r[j], 1441, -10079);
+    /* len = 16 (indices 15 .. 8) with reduced sums, then 32, 64. */
+    invntt_layer(r, 16, 15, 1);
+    invntt_layer(r, 32, 7, 0);
+    invntt_layer(r, 64, 3, 0);
+    /* len = 128 (index 1) and line 14, times 2^16. */
+    for (unsigned l = 0; l < 128; l++) {
+        int16_t a = r[l], b = r[128 + l];
+        r[l] = mlkem_fqmul_pre((int16_t)(a + b), INVNTT_F, INVNTT_F_QINV);
+        r[128 + l] = mlkem_fqmul_pre((int16_t)(b - a), INVNTT_ZF,
+                                     INVNTT_ZF_QINV);
+    }
 }
 
 /*
