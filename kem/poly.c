@@ -71,17 +71,36 @@ void mlkem_polyvec_basemul_acc(int16_t r[256], const int16_t (*a)[256],
     mlkem_backend()->basemul_acc(r, &a[0][0], &b[0][0], k);
 }
 
+/*
+ * ByteEncode_12 / ByteDecode_12 word layout: 16 values of 12 bits fill
+ * exactly three 64-bit little-endian words (192 bits = 24 bytes). Value j
+ * occupies bits 12j .. 12j + 11 of the 192-bit string; values 5 and 10
+ * straddle a word boundary (bits 60-71 and 120-131).
+ */
+
 /* Implements FIPS 203, Algorithm 5 (ByteEncode_12): two 12-bit values per
  * three bytes, little-endian bit order (the spec's bit array read 8 bits per
- * byte, least significant first). */
+ * byte, least significant first), written 24 bytes at a time. The
+ * canonical representatives are formed first in a vectorizable loop. */
 void mlkem_poly_tobytes(uint8_t out[384], const int16_t a[256])
 {
-    for (unsigned i = 0; i < 128; i++) {
-        uint16_t t0 = (uint16_t)mlkem_caddq(a[2 * i]);
-        uint16_t t1 = (uint16_t)mlkem_caddq(a[2 * i + 1]);
-        out[3 * i + 0] = (uint8_t)t0;
-        out[3 * i + 1] = (uint8_t)((t0 >> 8) | (t1 << 4));
-        out[3 * i + 2] = (uint8_t)(t1 >> 4);
+    uint16_t t[256];
+    for (unsigned i = 0; i < 256; i++)
+        t[i] = (uint16_t)mlkem_caddq(a[i]);
+    for (unsigned g = 0; g < 16; g++) {
+        const uint16_t *v = t + 16 * g;
+        uint64_t w0 = (uint64_t)v[0] | ((uint64_t)v[1] << 12) |
+                      ((uint64_t)v[2] << 24) | ((uint64_t)v[3] << 36) |
+                      ((uint64_t)v[4] << 48) | ((uint64_t)v[5] << 60);
+        uint64_t w1 = ((uint64_t)v[5] >> 4) | ((uint64_t)v[6] << 8) |
+                      ((uint64_t)v[7] << 20) | ((uint64_t)v[8] << 32) |
+                      ((uint64_t)v[9] << 44) | ((uint64_t)v[10] << 56);
+        uint64_t w2 = ((uint64_t)v[10] >> 8) | ((uint64_t)v[11] << 4) |
+                      ((uint64_t)v[12] << 16) | ((uint64_t)v[13] << 28) |
+                      ((uint64_t)v[14] << 40) | ((uint64_t)v[15] << 52);
+        mlkem_store64le(out + 24 * g, w0);
+        mlkem_store64le(out + 24 * g + 8, w1);
+        mlkem_store64le(out + 24 * g + 16, w2);
     }
 }
 
@@ -89,17 +108,35 @@ void mlkem_poly_tobytes(uint8_t out[384], const int16_t a[256])
  * final "mod q", and returns the §7.2 verdict (every value < q) computed
  * without branches: q - 1 - v is negative exactly when v >= q, so OR-ing
  * those differences collects a set sign bit for any unreduced value. The
- * loop is plain arithmetic (vectorizable); the barrier sits on the result. */
+ * bytes are read 24 at a time as three words; the check is a separate
+ * vectorizable loop; the barrier sits on the result. */
 uint32_t mlkem_poly_frombytes(int16_t r[256], const uint8_t in[384])
 {
     int32_t bad = 0;
-    for (unsigned i = 0; i < 128; i++) {
-        int32_t t0 = in[3 * i] | ((in[3 * i + 1] & 0x0f) << 8);
-        int32_t t1 = (in[3 * i + 1] >> 4) | (in[3 * i + 2] << 4);
-        bad |= (MLKEM_Q - 1 - t0) | (MLKEM_Q - 1 - t1);
-        r[2 * i] = (int16_t)t0;
-        r[2 * i + 1] = (int16_t)t1;
+    for (unsigned g = 0; g < 16; g++) {
+        const uint64_t w0 = mlkem_load64le(in + 24 * g);
+        const uint64_t w1 = mlkem_load64le(in + 24 * g + 8);
+        const uint64_t w2 = mlkem_load64le(in + 24 * g + 16);
+        int16_t *v = r + 16 * g;
+        v[0] = (int16_t)(w0 & 0xfff);
+        v[1] = (int16_t)((w0 >> 12) & 0xfff);
+        v[2] = (int16_t)((w0 >> 24) & 0xfff);
+        v[3] = (int16_t)((w0 >> 36) & 0xfff);
+        v[4] = (int16_t)((w0 >> 48) & 0xfff);
+        v[5] = (int16_t)(((w0 >> 60) | (w1 << 4)) & 0xfff);
+        v[6] = (int16_t)((w1 >> 8) & 0xfff);
+        v[7] = (int16_t)((w1 >> 20) & 0xfff);
+        v[8] = (int16_t)((w1 >> 32) & 0xfff);
+        v[9] = (int16_t)((w1 >> 44) & 0xfff);
+        v[10] = (int16_t)(((w1 >> 56) | (w2 << 8)) & 0xfff);
+        v[11] = (int16_t)((w2 >> 4) & 0xfff);
+        v[12] = (int16_t)((w2 >> 16) & 0xfff);
+        v[13] = (int16_t)((w2 >> 28) & 0xfff);
+        v[14] = (int16_t)((w2 >> 40) & 0xfff);
+        v[15] = (int16_t)(w2 >> 52);
     }
+    for (unsigned i = 0; i < 256; i++)
+        bad |= MLKEM_Q - 1 - (int32_t)r[i];
     /* all ones if the sign bit of bad is clear */
     return (mlkem_ct_barrier_u32((uint32_t)bad) >> 31) - 1u;
 }
