@@ -16,11 +16,11 @@
 set -euo pipefail
 
 # A sanitizer build's mlkem.so needs the sanitizer runtime, which an
-# uninstrumented `openssl` binary does not load.
-if [ -n "${MLKEM_SANITIZE:-}" ]; then
-    echo "SKIP: sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): the openssl CLI cannot load an instrumented mlkem.so"
-    exit 77
-fi
+# uninstrumented `openssl` binary does not load: san_wrap runs it with the
+# runtime preloaded (test/common/san.sh), and any sanitizer report of any
+# program run here fails the test.
+# shellcheck source-path=SCRIPTDIR source=../common/san.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
 
 DIR=${1:?usage: cli_30.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
@@ -31,6 +31,11 @@ command -v "$OPENSSL" >/dev/null || { echo "SKIP: no openssl CLI"; exit 77; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-cli30-XXXXXX")
 trap 'rm -rf "$T"' EXIT
+san_init "$T" || {
+    echo "SKIP: sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): $SAN_WHY"
+    exit 77
+}
+OPENSSL=$(san_wrap "$OPENSSL")
 cd "$T"
 unset OPENSSL_CONF
 PROV=(-provider-path "$DIR" -provider mlkem -provider default)
@@ -187,6 +192,7 @@ else
     echo "(no example program given: encap/decap steps not run)"
 fi
 
+san_check "$T" || fail "sanitizer report(s), above"
 if [ $FAILS -ne 0 ]; then
     echo "$FAILS failure(s)"
     exit 1

@@ -30,11 +30,11 @@
 set -euo pipefail
 
 # A sanitizer build's mlkem.so needs the sanitizer runtime, which an
-# uninstrumented `openssl` binary does not load.
-if [ -n "${MLKEM_SANITIZE:-}" ]; then
-    echo "SKIP: sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): the openssl CLI cannot load an instrumented mlkem.so"
-    exit 77
-fi
+# uninstrumented `openssl` binary does not load: san_wrap runs it with the
+# runtime preloaded (test/common/san.sh), and any sanitizer report of any
+# program run here fails the test.
+# shellcheck source-path=SCRIPTDIR source=../common/san.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
 
 DIR=${1:?usage: cli_interop.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
@@ -50,6 +50,11 @@ O35="$P/bin/openssl"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-interop-XXXXXX")
 trap 'rm -rf "$T"' EXIT
+san_init "$T" || {
+    echo "SKIP: sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): $SAN_WHY"
+    exit 77
+}
+O35=$(san_wrap "$O35")
 cd "$T"
 OURS=(-provider-path "$DIR" -provider mlkem -provider default -propquery '?provider=mlkem')
 EXCL=(-provider-path "$DIR" -provider mlkem -provider base)
@@ -188,6 +193,7 @@ if [ -n "$EVP" ]; then
     grep -qx 'OK: both sides hold the same shared secret' demo.out || fail "demo: secrets"
 fi
 
+san_check "$T" || fail "sanitizer report(s), above"
 if [ $FAILS -ne 0 ]; then
     echo "$FAILS failure(s)"
     exit 1

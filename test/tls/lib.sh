@@ -12,7 +12,11 @@
 #   MLKEM_OPENSSL35_PREFIX  OpenSSL 3.5 peer (scripts/openssl35.sh)
 #   MLKEM_SOURCE_DIR        source tree (examples/tls/)
 #   MLKEM_TLS_BADSHARE, MLKEM_TLS_CAPS, MLKEM_TLS_INPROC   test binaries
-#   MLKEM_SANITIZE          non-empty in sanitizer builds: skip
+#   MLKEM_SANITIZE, MLKEM_SAN_PRELOAD  sanitizer builds (test/common/san.sh):
+#                           every openssl/nginx/curl that may load mlkem.so
+#                           runs with the sanitizer runtime preloaded ($O30,
+#                           $O35W, o35, san_wrap), and finish fails on any
+#                           sanitizer report of any process of the test
 
 set -u
 
@@ -38,6 +42,7 @@ skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; TLS_FAILS=$((TLS_FAILS + 1)); }
 ok() { echo "ok   $*"; }
 finish() {
+    san_check "$TLS_TMP" || TLS_FAILS=$((TLS_FAILS + 1))
     if [ "$TLS_FAILS" -ne 0 ]; then
         echo "FAIL: $TLS_FAILS failure(s)" >&2
         exit 1
@@ -48,13 +53,19 @@ finish() {
 
 # ---- tools ----------------------------------------------------------------
 
-O30=${MLKEM_OPENSSL30:-openssl}
+# shellcheck source-path=SCRIPTDIR source=../common/san.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
+san_init "$TLS_TMP" || true
+O30=$(san_wrap "${MLKEM_OPENSSL30:-openssl}")
 O35_PREFIX=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
+# The OpenSSL 3.5 binary as it is run (a wrapper in sanitizer builds); give
+# it LD_LIBRARY_PATH=$O35_PREFIX/lib, as o35 and the tests' O35BIN do.
+O35W=$(san_wrap "$O35_PREFIX/bin/openssl")
 EXAMPLES=${MLKEM_SOURCE_DIR:?MLKEM_SOURCE_DIR not set}/examples/tls
 
 need_provider() {
-    [ -z "${MLKEM_SANITIZE:-}" ] ||
-        skip "sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): openssl/nginx/curl cannot load an instrumented mlkem.so (the C tests cover it)"
+    [ -z "$SAN_WHY" ] ||
+        skip "sanitizer build (MLKEM_SANITIZE=$MLKEM_SANITIZE): $SAN_WHY; openssl/nginx/curl cannot load an instrumented mlkem.so without it"
     [ -n "${MLKEM_PROVIDER_DIR:-}" ] && [ -f "$MLKEM_PROVIDER_DIR/mlkem.so" ] ||
         skip "mlkem.so not built (MLKEM_PROVIDER_DIR=${MLKEM_PROVIDER_DIR:-unset})"
     case "$($O30 version 2>/dev/null)" in
@@ -72,7 +83,7 @@ need_openssl35() {
 }
 
 # The OpenSSL 3.5 command line.
-o35() { LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" "$@"; }
+o35() { LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35W" "$@"; }
 
 # group name -> IANA codepoint (decimal, as -trace prints it)
 group_id() {

@@ -19,7 +19,7 @@ source "$(dirname "$0")/lib.sh"
 need_provider
 need_openssl35
 make_cert
-O35BIN=(env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl")
+O35BIN=(env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35W")
 
 for g in "${GROUPS6[@]}"; do
     id=$(group_id "$g")

@@ -23,6 +23,14 @@ command -v curl >/dev/null || skip "curl is not installed (apt-get install -y cu
 [ "$(id -u)" -eq 0 ] || skip "nginx is started as root by this test"
 "$NGINX" -V 2>&1 | grep -q 'with OpenSSL 3' || skip "nginx is not built with OpenSSL 3"
 make_cert
+# Sanitizer builds: nginx (master and worker) and curl load mlkem.so, so
+# they run with the sanitizer runtime preloaded; curl.sh finds the curl
+# wrapper first on PATH.
+NGINX=$(san_wrap "$NGINX")
+if [ -n "$SAN_BIN" ]; then
+    san_wrap curl >/dev/null
+    PATH=$SAN_BIN:$PATH
+fi
 
 P=$TLS_TMP/nginx
 mkdir -p "$P/logs" "$P/tmp"

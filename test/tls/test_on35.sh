@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib.sh"
 need_provider
 need_openssl35
 make_cert
-O35BIN=(env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl")
+O35BIN=(env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35W")
 
 # ---- 1, 2: the C tests on the 3.5 libraries ---------------------------------
 run35() { # label, command...
