@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kem/ct.h" /* mlkem_cleanse: the one wipe helper */
+
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define MLKEM_KECCAK_LE 1
@@ -104,22 +106,6 @@ static inline void mlkem_state_extract_bytes(const uint64_t s[25],
         for (size_t j = 0; j < len; j++)
             out[j] = (uint8_t)(t >> (8 * j));
     }
-}
-
-/* Zero memory in a way the compiler may not drop (FIPS 203 §3.3: destroy
- * intermediate values). keccak/ does not link libcrypto, so no
- * OPENSSL_cleanse here. */
-static inline void mlkem_keccak_cleanse(void *p, size_t len)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    memset(p, 0, len);
-    /* The empty asm "reads" p, so the memset cannot be proven dead. */
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    while (len--)
-        *v++ = 0;
-#endif
 }
 
 #endif /* MLKEM_KECCAK_INTERNAL_H */

@@ -135,7 +135,7 @@ void XN_PUB(squeezeblocks)(XN_T *st, unsigned rate,
 
 void XN_PUB(cleanse)(XN_T *st)
 {
-    mlkem_keccak_cleanse(st, sizeof(*st));
+    mlkem_cleanse(st, sizeof(*st));
 }
 
 #undef XN_CAT_

@@ -174,5 +174,5 @@ void shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t len)
 
 void keccak_ctx_cleanse(keccak_ctx *ctx)
 {
-    mlkem_keccak_cleanse(ctx, sizeof(*ctx));
+    mlkem_cleanse(ctx, sizeof(*ctx));
 }
