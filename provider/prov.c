@@ -47,6 +47,7 @@
 #include <openssl/params.h>
 
 #include "arch/backend.h"
+#include "provider/codecs_der.h"
 #include "provider/prov.h"
 
 /* Provider parameter: the first bad configuration value ("" if none). */
@@ -195,7 +196,6 @@ static const OSSL_ALGORITHM mlkem_keymgmt_algs[] = {
       "ML-KEM-768 key management (FIPS 203)" },
     { MLKEM_NAMES_1024, MLKEM_PROPS, mlkem_1024_keymgmt_functions,
       "ML-KEM-1024 key management (FIPS 203)" },
-#ifdef MLKEM_HAVE_HYBRIDS
     { "X25519MLKEM768", MLKEM_PROPS, mlkem_x25519mlkem768_keymgmt_functions,
       "X25519 + ML-KEM-768 hybrid key management" },
     { "SecP256r1MLKEM768", MLKEM_PROPS,
@@ -204,7 +204,6 @@ static const OSSL_ALGORITHM mlkem_keymgmt_algs[] = {
     { "SecP384r1MLKEM1024", MLKEM_PROPS,
       mlkem_secp384r1mlkem1024_keymgmt_functions,
       "P-384 + ML-KEM-1024 hybrid key management" },
-#endif
     { NULL, NULL, NULL, NULL }
 };
 
@@ -215,14 +214,12 @@ static const OSSL_ALGORITHM mlkem_kem_algs[] = {
       "ML-KEM-768 encapsulation (FIPS 203)" },
     { MLKEM_NAMES_1024, MLKEM_PROPS, mlkem_kem_functions,
       "ML-KEM-1024 encapsulation (FIPS 203)" },
-#ifdef MLKEM_HAVE_HYBRIDS
     { "X25519MLKEM768", MLKEM_PROPS, mlkem_hybrid_kem_functions,
       "X25519 + ML-KEM-768 hybrid KEM" },
     { "SecP256r1MLKEM768", MLKEM_PROPS, mlkem_hybrid_kem_functions,
       "P-256 + ML-KEM-768 hybrid KEM" },
     { "SecP384r1MLKEM1024", MLKEM_PROPS, mlkem_hybrid_kem_functions,
       "P-384 + ML-KEM-1024 hybrid KEM" },
-#endif
     { NULL, NULL, NULL, NULL }
 };
 
@@ -289,12 +286,10 @@ static const OSSL_ALGORITHM *mlkem_prov_query(void *provctx, int operation_id,
         return mlkem_keymgmt_algs;
     case OSSL_OP_KEM:
         return mlkem_kem_algs;
-#ifdef MLKEM_HAVE_CODECS
     case OSSL_OP_ENCODER:
         return mlkem_prov_encoders;
     case OSSL_OP_DECODER:
         return mlkem_prov_decoders;
-#endif
     default:
         return NULL;
     }
@@ -325,10 +320,8 @@ static const OSSL_DISPATCH mlkem_prov_dispatch[] = {
     { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))mlkem_prov_query },
     { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS,
       (void (*)(void))mlkem_prov_reasons },
-#ifdef MLKEM_HAVE_HYBRIDS
     { OSSL_FUNC_PROVIDER_GET_CAPABILITIES,
       (void (*)(void))mlkem_prov_get_capabilities },
-#endif
     { 0, NULL }
 };
 
@@ -372,14 +365,6 @@ static unsigned long parse_version(const char *s)
 
 /* ---- Configuration ------------------------------------------------------------ */
 
-static const char *const fmt_names[MLKEM_FMT_COUNT] = {
-    [MLKEM_FMT_SEED_PRIV] = "seed-priv",
-    [MLKEM_FMT_SEED_ONLY] = "seed-only",
-    [MLKEM_FMT_PRIV_ONLY] = "priv-only",
-    [MLKEM_FMT_OQS_KEYPAIR] = "oqskeypair",
-    [MLKEM_FMT_BARE_SEED] = "bare-seed",
-    [MLKEM_FMT_BARE_PRIV] = "bare-priv",
-};
 
 static int ascii_ieq(const char *a, const char *b, size_t n)
 {
@@ -446,7 +431,8 @@ static void parse_formats(MLKEM_PROV_CTX *ctx, const char *key, const char *v,
         size_t len = strcspn(s, ", \t");
         int found = -1;
         for (int f = 0; f < MLKEM_FMT_COUNT; f++) {
-            if (ascii_ieq(s, fmt_names[f], len) && strlen(fmt_names[f]) == len) {
+            if (ascii_ieq(s, mlkem_der_fmt_name((mlkem_fmt)f), len) &&
+                strlen(mlkem_der_fmt_name((mlkem_fmt)f)) == len) {
                 found = f;
                 break;
             }
