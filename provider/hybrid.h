@@ -76,17 +76,20 @@ size_t mlkem_hybrid_ct_bytes(const mlkem_hybrid_info *info);
 size_t mlkem_hybrid_ss_bytes(const mlkem_hybrid_info *info);
 
 /* A fresh classical key pair of the key's group, with its public encoding
- * (info->ec_pub_bytes bytes) in pub. 1 or 0 (error raised). */
-int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY **out,
-                             uint8_t *pub);
+ * (info->ec_pub_bytes bytes) in pub. tmpl: NULL, or any key of the group
+ * (e.g. the peer's), whose key management is then reused instead of
+ * fetching one by name. 1 or 0 (error raised). */
+int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
+                             EVP_PKEY **out, uint8_t *pub);
 
 /* Parse an untrusted classical public key of exactly info->ec_pub_bytes:
  * EC points must be uncompressed, on the curve and not the point at infinity
  * [SP56A] (MLKEM_R_BAD_POINT otherwise); an X25519 u of small order, which
  * would make the secret all zero, is MLKEM_R_ZERO_SHARED_SECRET [RFC7748
- * §6.1]. 1 or 0 (error raised). */
-int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
-                               size_t len, EVP_PKEY **out);
+ * §6.1]. tmpl: NULL or a key of the group, as for mlkem_hybrid_ec_generate.
+ * 1 or 0 (error raised). */
+int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
+                               const uint8_t *pub, size_t len, EVP_PKEY **out);
 
 /* ECDH / X25519 between our private key and the peer's public key (which
  * came from mlkem_hybrid_ec_import_pub, or is the client's validated share).

@@ -94,18 +94,40 @@ static int x25519_is_small_order(const uint8_t u[32])
     return 0;
 }
 
-int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY **out,
-                             uint8_t *pub)
+/* A fresh key pair: with a template key of the group (the peer's share on
+ * the server, as libssl's ssl_generate_pkey does), the context comes from
+ * its key management (no name lookup, no fetch: a measurable share of a
+ * handshake on 3.0); without one, by name. EC key generation takes the
+ * group from the template; X25519 has no domain parameters. */
+static EVP_PKEY *ec_keygen(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl)
 {
     const mlkem_hybrid_info *info = k->info;
-    EVP_PKEY *pkey;
+    EVP_PKEY_CTX *ctx;
+    EVP_PKEY *pkey = NULL;
+
+    if (tmpl == NULL) {
+        if (info->ec_group == NULL)
+            return EVP_PKEY_Q_keygen(k->provctx->libctx, k->propq, info->ec_alg);
+        return EVP_PKEY_Q_keygen(k->provctx->libctx, k->propq, info->ec_alg,
+                                 info->ec_group);
+    }
+    if ((ctx = EVP_PKEY_CTX_new_from_pkey(k->provctx->libctx, tmpl, k->propq)) == NULL)
+        return NULL;
+    if (EVP_PKEY_keygen_init(ctx) <= 0 || EVP_PKEY_keygen(ctx, &pkey) <= 0) {
+        EVP_PKEY_free(pkey);
+        pkey = NULL;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
+                             EVP_PKEY **out, uint8_t *pub)
+{
+    const mlkem_hybrid_info *info = k->info;
+    EVP_PKEY *pkey = ec_keygen(k, tmpl);
     size_t len = 0;
 
-    if (info->ec_group == NULL)
-        pkey = EVP_PKEY_Q_keygen(k->provctx->libctx, k->propq, info->ec_alg);
-    else
-        pkey = EVP_PKEY_Q_keygen(k->provctx->libctx, k->propq, info->ec_alg,
-                                 info->ec_group);
     /* The default encoding is the SEC1 uncompressed point for EC keys. */
     if (pkey == NULL
         || !EVP_PKEY_get_octet_string_param(pkey,
@@ -121,15 +143,34 @@ int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY **out,
     return 1;
 }
 
+/* A public key from its parameters: the context from the template's key
+ * management when there is one (see ec_keygen), else by name. */
+static EVP_PKEY *ec_fromdata(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
+                             OSSL_PARAM params[])
+{
+    OSSL_LIB_CTX *libctx = k->provctx->libctx;
+    EVP_PKEY_CTX *ctx;
+    EVP_PKEY *pkey = NULL;
+
+    ctx = tmpl != NULL ? EVP_PKEY_CTX_new_from_pkey(libctx, tmpl, k->propq)
+                       : EVP_PKEY_CTX_new_from_name(libctx, k->info->ec_alg, k->propq);
+    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0
+        || EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0) {
+        EVP_PKEY_free(pkey);
+        pkey = NULL;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
 /* EC public key from an uncompressed point: fromdata decodes the point and
  * checks that it is on the curve; the quick check adds [SP56A] §5.6.2.3.4
  * (not the point at infinity, coordinates in range). */
-static EVP_PKEY *ec_import_point(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
-                                 size_t len)
+static EVP_PKEY *ec_import_point(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
+                                 const uint8_t *pub, size_t len)
 {
-    OSSL_LIB_CTX *libctx = k->provctx->libctx;
-    EVP_PKEY_CTX *ctx = NULL, *chk = NULL;
-    EVP_PKEY *pkey = NULL;
+    EVP_PKEY_CTX *chk = NULL;
+    EVP_PKEY *pkey;
     OSSL_PARAM params[3];
 
     params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
@@ -137,21 +178,18 @@ static EVP_PKEY *ec_import_point(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
     params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
                                                   (void *)pub, len);
     params[2] = OSSL_PARAM_construct_end();
-    if ((ctx = EVP_PKEY_CTX_new_from_name(libctx, k->info->ec_alg, k->propq)) == NULL
-        || EVP_PKEY_fromdata_init(ctx) <= 0
-        || EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0
-        || (chk = EVP_PKEY_CTX_new_from_pkey(libctx, pkey, k->propq)) == NULL
+    if ((pkey = ec_fromdata(k, tmpl, params)) == NULL
+        || (chk = EVP_PKEY_CTX_new_from_pkey(k->provctx->libctx, pkey, k->propq)) == NULL
         || EVP_PKEY_public_check_quick(chk) <= 0) {
         EVP_PKEY_free(pkey);
         pkey = NULL;
     }
     EVP_PKEY_CTX_free(chk);
-    EVP_PKEY_CTX_free(ctx);
     return pkey;
 }
 
-int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
-                               size_t len, EVP_PKEY **out)
+int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
+                               const uint8_t *pub, size_t len, EVP_PKEY **out)
 {
     const mlkem_hybrid_info *info = k->info;
     EVP_PKEY *pkey;
@@ -171,14 +209,19 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, const uint8_t *pub,
     /* The default provider's own errors are replaced by ours. */
     ERR_set_mark();
     if (info->ec_group == NULL) {
-        pkey = EVP_PKEY_new_raw_public_key_ex(k->provctx->libctx, info->ec_alg,
-                                              k->propq, pub, len);
+        /* As EVP_PKEY_new_raw_public_key_ex does: "pub" = u. */
+        OSSL_PARAM params[2];
+
+        params[0] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
+                                                      (void *)pub, len);
+        params[1] = OSSL_PARAM_construct_end();
+        pkey = ec_fromdata(k, tmpl, params);
     } else if (pub[0] != 0x04) {
         /* Only the uncompressed form ([SEC1] 2.3.3), which also excludes the
          * compressed and "hybrid" (0x06 / 0x07) encodings. */
         pkey = NULL;
     } else {
-        pkey = ec_import_point(k, pub, len);
+        pkey = ec_import_point(k, tmpl, pub, len);
     }
     ERR_pop_to_mark();
     if (pkey == NULL) {

@@ -171,7 +171,8 @@ static int hkem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
         mlkem_prov_raise_kernel_err(err);
         goto end;
     }
-    if (!mlkem_hybrid_ec_generate(k, &eph, ec_out)
+    /* The client's share is the template: same group, no fetch by name. */
+    if (!mlkem_hybrid_ec_generate(k, k->ec, &eph, ec_out)
         || !mlkem_hybrid_ec_derive(k, eph, k->ec, ec_ss))
         goto end;
     *outlen = ct_bytes;
@@ -239,7 +240,8 @@ static int hkem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         mlkem_prov_raise_kernel_err(err);
         goto end;
     }
-    if (!mlkem_hybrid_ec_import_pub(k, ec_in, ec_len, &peer)
+    /* Our key pair is the template for the server's share. */
+    if (!mlkem_hybrid_ec_import_pub(k, k->ec, ec_in, ec_len, &peer)
         || !mlkem_hybrid_ec_derive(k, k->ec, peer, ec_ss))
         goto end;
     *outlen = ss_bytes;
