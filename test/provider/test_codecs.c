@@ -187,6 +187,23 @@ static unsigned char *encode(const EVP_PKEY *pkey, int selection,
     return out;
 }
 
+/* 1 if pkey encodes (DER; PrivateKeyInfo for a key pair, else
+ * SubjectPublicKeyInfo) to exactly want[0..want_len). */
+static int encodes_to(const EVP_PKEY *pkey, int selection, const char *propq,
+                      const unsigned char *want, size_t want_len)
+{
+    size_t len;
+    unsigned char *der = encode(pkey, selection, "DER",
+                                selection == EVP_PKEY_KEYPAIR
+                                    ? "PrivateKeyInfo"
+                                    : "SubjectPublicKeyInfo",
+                                propq, &len);
+    int same = der != NULL && len == want_len && memcmp(der, want, len) == 0;
+
+    OPENSSL_free(der);
+    return same;
+}
+
 static EVP_PKEY *decode(OSSL_LIB_CTX *ctx, const unsigned char *in, size_t len,
                         const char *type, const char *structure,
                         const char *keytype, int selection, const char *propq)
@@ -307,23 +324,16 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
                 EVP_PKEY_KEYPAIR, pq);
     CHECK(k2 != NULL, "decode PKCS#8 DER");
     if (k2 != NULL) {
-        again = encode(k2, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &alen);
-        CHECK(again != NULL && alen == pki_len && memcmp(again, pki, alen) == 0,
+        CHECK(encodes_to(k2, EVP_PKEY_KEYPAIR, pq, pki, pki_len),
               "PKCS#8 DER round trip");
-        OPENSSL_free(again);
-        again = NULL;
         CHECK(EVP_PKEY_eq(key, k2) == 1, "decoded key equals original");
     }
     pub = decode(ctx, spki, spki_len, "DER", "SubjectPublicKeyInfo", NULL,
                  EVP_PKEY_PUBLIC_KEY, pq);
     CHECK(pub != NULL && EVP_PKEY_is_a(pub, x->name), "decode SPKI DER");
     if (pub != NULL) {
-        again = encode(pub, EVP_PKEY_PUBLIC_KEY, "DER", "SubjectPublicKeyInfo",
-                       pq, &alen);
-        CHECK(again != NULL && alen == spki_len && memcmp(again, spki, alen) == 0,
+        CHECK(encodes_to(pub, EVP_PKEY_PUBLIC_KEY, pq, spki, spki_len),
               "SPKI DER round trip");
-        OPENSSL_free(again);
-        again = NULL;
         CHECK(k2 != NULL && kat_roundtrip(ctx, pub, k2, pq, x->kat_ss),
               "KAT encaps to decoded SPKI, decaps with decoded PKCS#8");
         /* A public key has no private encoding. */
@@ -378,11 +388,8 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
     if (k2 != NULL) {
         CHECK(strcmp(provider_of(k2), "mlkem") == 0, "PEM key held by %s",
               provider_of(k2));
-        again = encode(k2, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &alen);
-        CHECK(again != NULL && alen == pki_len && memcmp(again, pki, alen) == 0,
+        CHECK(encodes_to(k2, EVP_PKEY_KEYPAIR, pq, pki, pki_len),
               "PEM private round trip");
-        OPENSSL_free(again);
-        again = NULL;
     }
     BIO_free(bio);
     bio = BIO_new(BIO_s_mem());
@@ -395,12 +402,8 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
     pub = PEM_read_bio_PUBKEY_ex(bio, NULL, NULL, NULL, ctx, "?provider=mlkem");
     CHECK(pub != NULL, "PEM_read_bio_PUBKEY_ex");
     if (pub != NULL) {
-        again = encode(pub, EVP_PKEY_PUBLIC_KEY, "DER", "SubjectPublicKeyInfo",
-                       pq, &alen);
-        CHECK(again != NULL && alen == spki_len && memcmp(again, spki, alen) == 0,
+        CHECK(encodes_to(pub, EVP_PKEY_PUBLIC_KEY, pq, spki, spki_len),
               "PEM public round trip");
-        OPENSSL_free(again);
-        again = NULL;
         CHECK(k2 != NULL && kat_roundtrip(ctx, pub, k2, NULL, x->kat_ss),
               "KAT with PEM-loaded keys");
     }
@@ -602,8 +605,8 @@ static void test_encrypted(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
 {
     const char *pq = "provider=mlkem";
     EVP_PKEY *key = keygen_seed(ctx, x->name, pq), *k = NULL;
-    unsigned char *pki = NULL, *again = NULL, *epki = NULL;
-    size_t len, alen, elen = 0;
+    unsigned char *pki = NULL, *epki = NULL;
+    size_t len, elen = 0;
     BIO *bio = BIO_new(BIO_s_mem());
     char *mem;
     long memlen;
@@ -637,8 +640,7 @@ static void test_encrypted(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
                                    "?provider=mlkem");
     CHECK(k != NULL, "read encrypted PEM");
     if (k != NULL && pki != NULL) {
-        again = encode(k, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &alen);
-        CHECK(again != NULL && alen == len && memcmp(again, pki, len) == 0,
+        CHECK(encodes_to(k, EVP_PKEY_KEYPAIR, pq, pki, len),
               "encrypted round trip");
     }
     EVP_PKEY_free(k);
@@ -667,7 +669,6 @@ static void test_encrypted(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
 end:
     OSSL_ENCODER_CTX_free(e);
     OPENSSL_free(epki);
-    OPENSSL_free(again);
     OPENSSL_free(pki);
     EVP_PKEY_free(k);
     EVP_PKEY_free(key);
@@ -738,12 +739,8 @@ static void test_cross_provider(OSSL_LIB_CTX *ctx, OSSL_LIB_CTX *privonly,
         CHECK(EVP_PKEY_eq(a.out, key) == 1, "exported key equal");
         /* Re-encoded by the holder's own encoder: identical bytes (on 3.5
          * that is OpenSSL's encoder writing the key our decoder read). */
-        again = encode(a.out, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
-                       a.target_propq, &alen);
-        CHECK(again != NULL && alen == len && memcmp(again, pki, len) == 0,
+        CHECK(encodes_to(a.out, EVP_PKEY_KEYPAIR, a.target_propq, pki, len),
               "re-encoded by %s: identical DER", a.target_propq);
-        OPENSSL_free(again);
-        again = NULL;
     }
     if (is35) {
         /* A key made by 3.5's default provider, written by 3.5's encoder,
