@@ -21,6 +21,8 @@ set -euo pipefail
 # program run here fails the test.
 # shellcheck source-path=SCRIPTDIR source=../common/san.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
+# shellcheck source-path=SCRIPTDIR source=cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 DIR=${1:?usage: cli_30.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
@@ -119,20 +121,7 @@ for B in 512 768 1024; do
 
     # ml-kem.output_formats in openssl.cnf (the provider's section).
     for F in seed-only priv-only; do
-        cat >f.cnf <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-mlkem = mlkem_sect
-[default_sect]
-activate = 1
-[mlkem_sect]
-module = $DIR/mlkem.so
-activate = 1
-ml-kem.output_formats = $F
-EOF
+        write_formats_cnf f.cnf "$DIR" "$F"
         OPENSSL_CONF=f.cnf MLKEM_TRACE=1 "$OPENSSL" pkey -in seed$B.pem -outform DER -out f.der 2>f.tr \
             || fail "$A output_formats=$F"
         expect_trace f.tr "encode $A PrivateKeyInfo $F der"

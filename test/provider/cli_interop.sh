@@ -35,6 +35,8 @@ set -euo pipefail
 # program run here fails the test.
 # shellcheck source-path=SCRIPTDIR source=../common/san.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
+# shellcheck source-path=SCRIPTDIR source=cli_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 DIR=${1:?usage: cli_interop.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
@@ -160,20 +162,7 @@ for B in 512 768 1024; do
             || fail "$A: we read 3.5's $F"
         expect_trace rf "decode $A PrivateKeyInfo $F"
         cmp -s rt.der theirs-seedpub.der || fail "$A: 3.5's $F read as another key"
-        cat >f.cnf <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-mlkem = mlkem_sect
-[default_sect]
-activate = 1
-[mlkem_sect]
-module = $DIR/mlkem.so
-activate = 1
-ml-kem.output_formats = $F
-EOF
+        write_formats_cnf f.cnf "$DIR" "$F"
         OPENSSL_CONF=f.cnf MLKEM_TRACE=1 "$O35" pkey -inform DER -in ours-seed.der -outform DER \
             -out o-$F.der -propquery '?provider=mlkem' 2>of.tr || fail "$A: we write $F"
         expect_trace of "encode $A PrivateKeyInfo $F der"
