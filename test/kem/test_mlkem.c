@@ -45,6 +45,26 @@ static int all_zero(const uint8_t *p, size_t n)
     return acc == 0;
 }
 
+/* A bad dk must fail with `want` in all three entry points: the §7.3 check
+ * alone, Decaps_internal (K zeroed, never partial) and key parsing (the key
+ * stays empty). */
+static void check_bad_dk(const mlkem_params *p, const uint8_t *bad,
+                         const uint8_t *c, int want, const char *what)
+{
+    uint8_t K[32];
+    mlkem_key key;
+
+    CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == want, "check_dk: %s", what);
+    memset(K, 0xaa, 32);
+    CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes, bad, p->dk_bytes) == want,
+          "decaps: %s", what);
+    CHECK(all_zero(K, 32), "decaps K zeroed: %s", what);
+    mlkem_key_init(&key, p);
+    CHECK(mlkem_key_set_dk(&key, bad, p->dk_bytes) == want, "key_set_dk: %s",
+          what);
+    CHECK(key.flags == 0, "key empty after failed set_dk: %s", what);
+}
+
 /* Set 12-bit value number idx of a ByteEncode_12 string. */
 static void set12(uint8_t *b, unsigned idx, uint16_t v)
 {
@@ -251,20 +271,10 @@ static void test_bad_inputs(const mlkem_params *p, kt_rng *rng)
 
     /* §7.3 hash check: flip each byte position class of H(ek). */
     for (unsigned i = 0; i < 32; i += 31) {
-        mlkem_key key;
         memcpy(bad, dk, p->dk_bytes);
         bad[384 * k + p->ek_bytes + i] ^= 0x80;
-        CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == MLKEM_ERR_DK_HASH,
-              "check_dk hash byte %u", i);
-        memset(K, 0xaa, 32);
-        CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes, bad, p->dk_bytes) ==
-                  MLKEM_ERR_DK_HASH,
-              "decaps hash byte %u", i);
-        CHECK(all_zero(K, 32), "decaps K zeroed (hash)");
-        mlkem_key_init(&key, p);
-        CHECK(mlkem_key_set_dk(&key, bad, p->dk_bytes) == MLKEM_ERR_DK_HASH,
-              "key_set_dk hash");
-        CHECK(key.flags == 0, "key empty after failed set_dk");
+        check_bad_dk(p, bad, c, MLKEM_ERR_DK_HASH,
+                     i ? "H(ek) byte 31 flipped" : "H(ek) byte 0 flipped");
     }
     /* A changed ek inside dk (hash no longer matches). */
     memcpy(bad, dk, p->dk_bytes);
@@ -274,20 +284,10 @@ static void test_bad_inputs(const mlkem_params *p, kt_rng *rng)
 
     /* Unreduced s (the hash does not cover s). */
     for (unsigned vi = 0; vi < 2; vi++) {
-        const uint16_t v = vi ? 4095 : Q;
-        mlkem_key key;
         memcpy(bad, dk, p->dk_bytes);
-        set12(bad, vi ? 256 * (unsigned)k - 1 : 17, v);
-        CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == MLKEM_ERR_DK_MODULUS,
-              "check_dk s value %u", v);
-        memset(K, 0xaa, 32);
-        CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes, bad, p->dk_bytes) ==
-                  MLKEM_ERR_DK_MODULUS,
-              "decaps s value %u", v);
-        CHECK(all_zero(K, 32), "decaps K zeroed (s modulus)");
-        mlkem_key_init(&key, p);
-        CHECK(mlkem_key_set_dk(&key, bad, p->dk_bytes) == MLKEM_ERR_DK_MODULUS,
-              "key_set_dk s modulus");
+        set12(bad, vi ? 256 * (unsigned)k - 1 : 17, vi ? 4095 : Q);
+        check_bad_dk(p, bad, c, MLKEM_ERR_DK_MODULUS,
+                     vi ? "s coefficient 4095" : "s coefficient q");
     }
 
     /* Unreduced embedded ek with a matching hash. */
