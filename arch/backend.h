@@ -49,6 +49,14 @@ struct mlkem_backend {
     void (*x8_extract_bytes)(const keccak_x8 *st, unsigned lane,
                              unsigned offset, uint8_t *out, size_t len);
     void (*x8_permute)(keccak_x8 *st);
+    /* How kem/sampling.c groups independent SHAKE streams (matrix entries,
+     * PRF outputs): a group of at least x8_min streams goes through one x8
+     * call (0: never), then groups of at least x4_min through x4 calls
+     * (unused lanes are permuted for nothing), the rest through single
+     * sponges. Portable: x4_min 4, x8_min 0 (a portable x4 costs four
+     * permutations, so a lane is never wasted). */
+    unsigned char x4_min;
+    unsigned char x8_min;
 
     /* Polynomial arithmetic (kem/poly.h gives the contracts). */
     void (*ntt)(int16_t r[256]);

@@ -8,12 +8,15 @@
  *             lines 3-15; Algorithm 14 lines 4-17.
  *   [FIPS202] NIST FIPS 202: SHAKE128 (rate 168), SHAKE256 (rate 136).
  *
- * Permutation budget (see kem/sampling.h): streams go through keccak_x4 in
- * groups of exactly four, leftovers through single sponges. SampleNTT
+ * Permutation budget (see kem/sampling.h): independent streams go through
+ * keccak_x8 / keccak_x4 in groups sized by the backend (arch/backend.h
+ * x8_min / x4_min: the portable backend uses groups of exactly four, a
+ * vector backend also fills part of a group), leftovers through single
+ * sponges. SampleNTT
  * squeezes 3 SHAKE128 blocks (504 bytes, 336 candidates) at once, which is
  * enough with probability about 0.992, and then one block at a time only
- * for the streams still short (a short lane of an x4 group continues in a
- * single-state sponge unless all four lanes are short).
+ * for the streams still short (a short lane of a group continues in a
+ * single-state sponge unless all its lanes are short).
  */
 #include "kem/sampling.h"
 
@@ -99,14 +102,75 @@ static void sample_ntt_x1(int16_t r[256], const uint8_t seed[34])
     }
 }
 
-/* Move lane l of a finished x4 SHAKE128 sponge (all of its current block
+/* ---- Groups of parallel streams ---------------------------------------- */
+
+/* Up to eight independent sponges with the same rate and input length, on
+ * a keccak_x4 or a keccak_x8 as the backend prefers for the group's size
+ * (arch/backend.h x4_min / x8_min). Lanes beyond `used` absorb a copy of
+ * lane 0's input and are never read. */
+typedef struct {
+    union {
+        keccak_x4 x4;
+        keccak_x8 x8;
+    } u;
+    unsigned width; /* 4 or 8 */
+    unsigned used;  /* lanes that carry a stream */
+} xn_group;
+
+/* How many of `left` streams the next group takes (0: go single), and
+ * which width it uses. Depends only on public counts. */
+static unsigned xn_plan(const struct mlkem_backend *b, unsigned left,
+                        unsigned *width)
+{
+    if (b->x8_min != 0 && left >= b->x8_min) {
+        *width = 8;
+        return left < 8 ? left : 8;
+    }
+    if (left >= b->x4_min) {
+        *width = 4;
+        return left < 4 ? left : 4;
+    }
+    return 0;
+}
+
+static void xn_absorb_once(xn_group *g, unsigned rate,
+                           const uint8_t *const in[], size_t inlen)
+{
+    const uint8_t *lanes[8];
+
+    for (unsigned l = 0; l < 8; l++)
+        lanes[l] = l < g->used ? in[l] : in[0];
+    if (g->width == 8)
+        keccak_x8_absorb_once(&g->u.x8, rate, 0x1f, lanes, inlen);
+    else
+        keccak_x4_absorb_once(&g->u.x4, rate, 0x1f, lanes, inlen);
+}
+
+static void xn_squeezeblocks(xn_group *g, unsigned rate,
+                             uint8_t *const out[], size_t nblocks)
+{
+    uint8_t *lanes[8];
+
+    for (unsigned l = 0; l < 8; l++)
+        lanes[l] = l < g->used ? out[l] : NULL;
+    if (g->width == 8)
+        keccak_x8_squeezeblocks(&g->u.x8, rate, lanes, nblocks);
+    else
+        keccak_x4_squeezeblocks(&g->u.x4, rate, lanes, nblocks);
+}
+
+/* Move lane l of a finished SHAKE128 group (all of its current block
  * consumed) into a single-state context, so that it can go on squeezing
  * alone. The 200 state bytes are read in FIPS 202 B.1 order (byte i is byte
  * i mod 8 of lane i / 8) and packed into the context's 25 lanes. */
-static void x4_lane_to_ctx(keccak_ctx *ctx, const keccak_x4 *st, unsigned l)
+static void xn_lane_to_ctx(keccak_ctx *ctx, const xn_group *g, unsigned l)
 {
     uint8_t bytes[200];
-    keccak_x4_extract_bytes(st, l, 0, bytes, sizeof(bytes));
+
+    if (g->width == 8)
+        keccak_x8_extract_bytes(&g->u.x8, l, 0, bytes, sizeof(bytes));
+    else
+        keccak_x4_extract_bytes(&g->u.x4, l, 0, bytes, sizeof(bytes));
     for (unsigned i = 0; i < 25; i++) {
         uint64_t v = 0;
         for (unsigned b = 0; b < 8; b++)
@@ -117,36 +181,46 @@ static void x4_lane_to_ctx(keccak_ctx *ctx, const keccak_x4 *st, unsigned l)
     ctx->pos = SHAKE128_RATE; /* block used up: the next squeeze permutes */
 }
 
+static void xn_cleanse(xn_group *g)
+{
+    mlkem_cleanse(&g->u, sizeof(g->u));
+}
+
 /*
- * SampleNTT of four seeds at once on keccak_x4: 3 blocks for every lane,
- * then, for the rare lanes still short of 256 values, more blocks. Only if
- * all four are short does the x4 state squeeze again; otherwise each short
- * lane moves to a single-state sponge, so no finished lane is permuted.
+ * SampleNTT of g->used seeds at once: 3 blocks for every lane, then, for
+ * the rare lanes still short of 256 values, more blocks. Only if all lanes
+ * are short does the group squeeze again; otherwise each short lane moves
+ * to a single-state sponge, so no finished lane is permuted.
  */
-static void sample_ntt_x4(int16_t *const r[4], const uint8_t seed[4][34])
+static void sample_ntt_xn(xn_group *g, int16_t *const r[],
+                          const uint8_t *const seed[])
 {
     const struct mlkem_backend *b = mlkem_backend();
-    uint8_t buf[4][XOF_BLOCKS_FIRST * SHAKE128_RATE];
-    uint8_t *const out[4] = {buf[0], buf[1], buf[2], buf[3]};
-    const uint8_t *const in[4] = {seed[0], seed[1], seed[2], seed[3]};
-    unsigned ctr[4];
-    keccak_x4 st;
+    uint8_t buf[8][XOF_BLOCKS_FIRST * SHAKE128_RATE];
+    uint8_t *const out[8] = {buf[0], buf[1], buf[2], buf[3],
+                             buf[4], buf[5], buf[6], buf[7]};
+    unsigned ctr[8], all_short;
 
-    keccak_x4_absorb_once(&st, SHAKE128_RATE, 0x1f, in, 34);
-    keccak_x4_squeezeblocks(&st, SHAKE128_RATE, out, XOF_BLOCKS_FIRST);
-    for (unsigned l = 0; l < 4; l++)
+    xn_absorb_once(g, SHAKE128_RATE, seed, 34);
+    xn_squeezeblocks(g, SHAKE128_RATE, out, XOF_BLOCKS_FIRST);
+    for (unsigned l = 0; l < g->used; l++)
         ctr[l] = b->rej_uniform(r[l], 256, buf[l], sizeof(buf[l]));
     /* Public data: the branches below depend only on rho. */
-    while (ctr[0] < 256 && ctr[1] < 256 && ctr[2] < 256 && ctr[3] < 256) {
-        keccak_x4_squeezeblocks(&st, SHAKE128_RATE, out, 1);
-        for (unsigned l = 0; l < 4; l++)
+    for (;;) {
+        all_short = 1;
+        for (unsigned l = 0; l < g->used; l++)
+            all_short &= ctr[l] < 256;
+        if (!all_short)
+            break;
+        xn_squeezeblocks(g, SHAKE128_RATE, out, 1);
+        for (unsigned l = 0; l < g->used; l++)
             ctr[l] += b->rej_uniform(r[l] + ctr[l], 256 - ctr[l], buf[l],
                                      SHAKE128_RATE);
     }
-    for (unsigned l = 0; l < 4; l++) {
+    for (unsigned l = 0; l < g->used; l++) {
         if (ctr[l] < 256) {
             keccak_ctx ctx;
-            x4_lane_to_ctx(&ctx, &st, l);
+            xn_lane_to_ctx(&ctx, g, l);
             while (ctr[l] < 256) {
                 shake_squeezeblocks(&ctx, buf[l], 1);
                 ctr[l] += b->rej_uniform(r[l] + ctr[l], 256 - ctr[l], buf[l],
@@ -159,21 +233,29 @@ static void sample_ntt_x4(int16_t *const r[4], const uint8_t seed[4][34])
 void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
                                  unsigned k)
 {
+    const struct mlkem_backend *b = mlkem_backend();
     const unsigned n = k * k;
-    uint8_t seed[4][34];
-    int16_t *r[4];
+    uint8_t seed[8][34];
+    const uint8_t *const pseed[8] = {seed[0], seed[1], seed[2], seed[3],
+                                     seed[4], seed[5], seed[6], seed[7]};
+    int16_t *r[8];
     unsigned e = 0;
 
-    for (unsigned l = 0; l < 4; l++)
+    for (unsigned l = 0; l < 8; l++)
         memcpy(seed[l], rho, 32);
     /* Entry e = i * k + j holds Â[j][i] = SampleNTT(rho || i || j). */
-    for (; e + 4 <= n; e += 4) {
-        for (unsigned l = 0; l < 4; l++) {
+    while (e < n) {
+        xn_group g;
+        g.used = xn_plan(b, n - e, &g.width);
+        if (g.used == 0)
+            break;
+        for (unsigned l = 0; l < g.used; l++) {
             seed[l][32] = (uint8_t)((e + l) / k);
             seed[l][33] = (uint8_t)((e + l) % k);
             r[l] = at[e + l];
         }
-        sample_ntt_x4(r, (const uint8_t(*)[34])seed);
+        sample_ntt_xn(&g, r, pseed);
+        e += g.used;
     }
     for (; e < n; e++) {
         seed[0][32] = (uint8_t)(e / k);
@@ -231,14 +313,19 @@ static unsigned prf_blocks(unsigned eta)
 void mlkem_sample_cbd_many(int16_t *const r[], const unsigned eta[], unsigned n,
                            const uint8_t seed[32], uint8_t nonce0)
 {
-    uint8_t in[4][33];
-    uint8_t buf[4][PRF_MAX_BLOCKS * SHAKE256_RATE];
+    const struct mlkem_backend *b = mlkem_backend();
+    uint8_t in[8][33];
+    uint8_t buf[8][PRF_MAX_BLOCKS * SHAKE256_RATE];
+    const uint8_t *const pin[8] = {in[0], in[1], in[2], in[3],
+                                   in[4], in[5], in[6], in[7]};
+    uint8_t *const out[8] = {buf[0], buf[1], buf[2], buf[3],
+                             buf[4], buf[5], buf[6], buf[7]};
     unsigned idx[2 * MLKEM_MAX_K + 1];
 
-    for (unsigned l = 0; l < 4; l++)
+    for (unsigned l = 0; l < 8; l++)
         memcpy(in[l], seed, 32);
 
-    /* One pass per eta: streams of equal length share x4 calls. */
+    /* One pass per eta: streams of equal length share parallel calls. */
     for (unsigned e = 2; e <= 3; e++) {
         const unsigned nb = prf_blocks(e);
         unsigned m = 0, s = 0;
@@ -246,17 +333,19 @@ void mlkem_sample_cbd_many(int16_t *const r[], const unsigned eta[], unsigned n,
             if (eta[i] == e)
                 idx[m++] = i;
         }
-        for (; s + 4 <= m; s += 4) {
-            keccak_x4 st;
-            const uint8_t *const pin[4] = {in[0], in[1], in[2], in[3]};
-            uint8_t *const out[4] = {buf[0], buf[1], buf[2], buf[3]};
-            for (unsigned l = 0; l < 4; l++)
+        while (s < m) {
+            xn_group g;
+            g.used = xn_plan(b, m - s, &g.width);
+            if (g.used == 0)
+                break;
+            for (unsigned l = 0; l < g.used; l++)
                 in[l][32] = (uint8_t)(nonce0 + idx[s + l]);
-            keccak_x4_absorb_once(&st, SHAKE256_RATE, 0x1f, pin, 33);
-            keccak_x4_squeezeblocks(&st, SHAKE256_RATE, out, nb);
-            keccak_x4_cleanse(&st);
-            for (unsigned l = 0; l < 4; l++)
+            xn_absorb_once(&g, SHAKE256_RATE, pin, 33);
+            xn_squeezeblocks(&g, SHAKE256_RATE, out, nb);
+            xn_cleanse(&g);
+            for (unsigned l = 0; l < g.used; l++)
                 mlkem_poly_cbd(r[idx[s + l]], buf[l], e);
+            s += g.used;
         }
         for (; s < m; s++) {
             keccak_ctx ctx;

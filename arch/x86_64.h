@@ -1,0 +1,56 @@
+/*
+ * x86_64.h: the x86-64 backends' kernels (arch/avx2/, arch/avx512/), each
+ * compiled with its own ISA flags, and the CPU test that guards them.
+ *
+ * Nothing here may be called unless mlkem_x86_cpu() reported the feature:
+ * the files are compiled with -mavx2 / -mavx512f -mavx512vl and the
+ * compiler may use those instructions anywhere in them.
+ */
+#ifndef MLKEM_ARCH_X86_64_H
+#define MLKEM_ARCH_X86_64_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keccak/keccak.h"
+
+/* Usable features: CPUID says the CPU has them and XCR0 (XGETBV) says the
+ * OS saves the register state they need. */
+#define MLKEM_X86_AVX2 0x1u      /* AVX2 + BMI1 + BMI2, YMM state */
+#define MLKEM_X86_AVX512 0x2u    /* AVX-512 F + VL, ZMM + opmask state */
+unsigned mlkem_x86_cpu(void);
+
+/* arch/avx2/keccak_f1600_bmi.c: one state, BMI1 andn + BMI2 rorx. */
+void mlkem_keccakf1600_bmi(uint64_t s[25]);
+void mlkem_keccakf1600_permute_bmi(uint64_t *s);
+
+/* arch/avx2/keccak_x4_avx2.c: four interleaved states per keccak_x4; a
+ * keccak_x8 is two such groups. */
+void mlkem_keccak_x4_xor_bytes_avx2(keccak_x4 *st, unsigned lane,
+                                    unsigned offset, const uint8_t *in,
+                                    size_t len);
+void mlkem_keccak_x4_extract_bytes_avx2(const keccak_x4 *st, unsigned lane,
+                                        unsigned offset, uint8_t *out,
+                                        size_t len);
+void mlkem_keccak_x4_permute_avx2(keccak_x4 *st);
+void mlkem_keccak_x8_xor_bytes_avx2(keccak_x8 *st, unsigned lane,
+                                    unsigned offset, const uint8_t *in,
+                                    size_t len);
+void mlkem_keccak_x8_extract_bytes_avx2(const keccak_x8 *st, unsigned lane,
+                                        unsigned offset, uint8_t *out,
+                                        size_t len);
+void mlkem_keccak_x8_permute_avx2(keccak_x8 *st);
+
+/* arch/avx512/: four interleaved states in 256-bit registers with the
+ * AVX-512VL instructions (the avx2 layout and byte functions), eight in
+ * 512-bit registers. */
+void mlkem_keccak_x4_permute_avx512(keccak_x4 *st);
+void mlkem_keccak_x8_xor_bytes_avx512(keccak_x8 *st, unsigned lane,
+                                      unsigned offset, const uint8_t *in,
+                                      size_t len);
+void mlkem_keccak_x8_extract_bytes_avx512(const keccak_x8 *st, unsigned lane,
+                                          unsigned offset, uint8_t *out,
+                                          size_t len);
+void mlkem_keccak_x8_permute_avx512(keccak_x8 *st);
+
+#endif /* MLKEM_ARCH_X86_64_H */
