@@ -842,6 +842,16 @@ const OSSL_ALGORITHM mlkem_prov_encoders[] = {
     { NULL, NULL, NULL, NULL }
 };
 
+/* Six decoders, one per parameter set and structure, is the minimum. Each
+ * costs every d2i_X509 on OpenSSL 3.0 (OSSL_DECODER_CTX_new_for_pkey walks
+ * all decoders: namemap lookups in collect_decoder and, for every chain
+ * instance, in OSSL_DECODER_CTX_add_extra): measured with callgrind, per
+ * X25519 handshake, ~23k instructions per SPKI decoder and ~12k per PKCS#8
+ * one (it fails does_selection for public keys, but add_extra asks no
+ * does_selection). One structure-less decoder per set would save ~37k but
+ * does not work: 3.0's decoder_process skips a decoder without "structure"
+ * whenever the previous step (pem2der, spki2typespki) names one, which broke
+ * PEM and even plain DER SPKI decoding (7 tests failed). */
 #define DEC_ALG(bits, tag, structure)                                           \
     { MLKEM_NAMES_##bits, "provider=mlkem,input=der,structure=" structure,      \
       dec_##bits##_##tag##_functions, NULL }

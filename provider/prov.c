@@ -280,6 +280,9 @@ static const OSSL_ALGORITHM *mlkem_prov_query(void *provctx, int operation_id,
                                               int *no_cache)
 {
     (void)provctx;
+    /* Cached: with no_cache = 1, OpenSSL 3.0 rebuilds our decoders in a
+     * temporary store on every OSSL_DECODER_do_all_provided (twice per
+     * certificate parse): +336k instructions per X25519 handshake, measured. */
     *no_cache = 0;
     switch (operation_id) {
     case OSSL_OP_KEYMGMT:
