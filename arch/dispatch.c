@@ -68,9 +68,9 @@ static const struct mlkem_backend backend_avx2 = {
     .x8_permute = mlkem_keccak_x8_permute_avx2,
     .x4_min = 2,
     .x8_min = 5,
-    .ntt = mlkem_ntt_portable,
-    .invntt = mlkem_invntt_portable,
-    .basemul_acc = mlkem_basemul_acc_portable,
+    .ntt = mlkem_ntt_avx2,
+    .invntt = mlkem_invntt_avx2,
+    .basemul_acc = mlkem_basemul_acc_avx2,
     .rej_uniform = mlkem_rej_uniform_portable,
 };
 
@@ -87,9 +87,9 @@ static const struct mlkem_backend backend_avx512 = {
     .x8_permute = mlkem_keccak_x8_permute_avx512,
     .x4_min = 2,
     .x8_min = 5,
-    .ntt = mlkem_ntt_portable,
-    .invntt = mlkem_invntt_portable,
-    .basemul_acc = mlkem_basemul_acc_portable,
+    .ntt = mlkem_ntt_avx2,
+    .invntt = mlkem_invntt_avx2,
+    .basemul_acc = mlkem_basemul_acc_avx2,
     .rej_uniform = mlkem_rej_uniform_portable,
 };
 

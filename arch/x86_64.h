@@ -20,6 +20,12 @@
 #define MLKEM_X86_AVX512 0x2u    /* AVX-512 F + VL, ZMM + opmask state */
 unsigned mlkem_x86_cpu(void);
 
+/* arch/avx2/poly_avx2.c: kem/ntt.c compiled with -mavx2. */
+void mlkem_ntt_avx2(int16_t r[256]);
+void mlkem_invntt_avx2(int16_t r[256]);
+void mlkem_basemul_acc_avx2(int16_t r[256], const int16_t *a,
+                            const int16_t *b, unsigned k);
+
 /* arch/avx2/keccak_f1600_bmi.c: one state, BMI1 andn + BMI2 rorx. */
 void mlkem_keccakf1600_bmi(uint64_t s[25]);
 void mlkem_keccakf1600_permute_bmi(uint64_t *s);

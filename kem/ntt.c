@@ -40,6 +40,15 @@
 #include "kem/poly.h"
 #include "kem/reduce.h"
 
+/* The kernels' names. This file is also compiled a second time, with ISA
+ * flags, by a vector backend (arch/avx2/poly_avx2.c defines MLKEM_NTT_FN
+ * to name its copies *_avx2): the same loops, vectorized wider by the
+ * compiler. The shared tables are defined only in the portable instance. */
+#ifndef MLKEM_NTT_FN
+#define MLKEM_NTT_FN(name) name##_portable
+#define MLKEM_NTT_TABLES 1
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define MLKEM_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
@@ -55,6 +64,7 @@
  * mlkem_zetas[127 - i] (and its twin): NTT^-1 walks the zetas downwards, and
  * reading them upwards lets compilers vectorize its first two layers.
  * test/kem/test_ntt.c recomputes all tables from zeta = 17 and BitRev7. */
+#ifdef MLKEM_NTT_TABLES
 const int16_t mlkem_zetas[128] = {
      -1044,   -758,   -359,  -1517,   1493,   1422,    287,    202,
       -171,    622,   1577,    182,    962,  -1202,  -1474,   1468,
@@ -163,6 +173,7 @@ const int16_t mlkem_gammas_qinv[128] = {
      31636, -31636, -23860,  23860,  28644, -28644, -20257,  20257,
      23998, -23998,   7756,  -7756, -17422,  17422,  23132, -23132,
 };
+#endif /* MLKEM_NTT_TABLES */
 
 /* The zetas of the len = 8 layers, one per coefficient lane: entry 8g + l
  * is mlkem_zetas[16 + g] (NTT, block g) and mlkem_zetas[31 - g] (NTT^-1),
@@ -304,7 +315,7 @@ static MLKEM_ALWAYS_INLINE void invntt_layer(int16_t r[256], const unsigned len,
  * layers within a group cost a transpose in and out but no per-coefficient
  * shuffles of zetas.
  */
-void mlkem_ntt_portable(int16_t r[256])
+void MLKEM_NTT_FN(mlkem_ntt)(int16_t r[256])
 {
     /* Lines 2-11 for len = 128, 64, 32, 16 (zeta indices 1 .. 15). */
     ntt_layer(r, 128, 1);
@@ -369,7 +380,7 @@ void mlkem_ntt_portable(int16_t r[256])
  * product); the inputs are below 2 * 9,372 = 18,744, and 18,744 * 1664 <
  * q * 2^15, so every output is a Montgomery product with |.| < q.
  */
-void mlkem_invntt_portable(int16_t r[256])
+void MLKEM_NTT_FN(mlkem_invntt)(int16_t r[256])
 {
     /* Barrett on input; len = 2 (zeta indices 127 - 2g, 126 - 2g for the
      * two blocks of group g, read as mlkem_zetas_rev[2g], [2g + 1]) and
@@ -465,7 +476,7 @@ static MLKEM_ALWAYS_INLINE void basemul_acc_k(int16_t r[256],
  * over k <= 4 terms < 8 q^2 = 88,657,928 < q * 2^15 = 109,084,672, the
  * Montgomery input bound (and far inside int32).
  */
-void mlkem_basemul_acc_portable(int16_t r[256], const int16_t *a,
+void MLKEM_NTT_FN(mlkem_basemul_acc)(int16_t r[256], const int16_t *a,
                                 const int16_t *b, unsigned k)
 {
     switch (k) {

@@ -15,6 +15,9 @@
  * handshakes per CPU second, which other processes' load does not dilute
  * (it still suffers from their cache pressure: compare runs interleaved).
  *
+ * With env MLKEM_HANDSHAKES=N the loop runs exactly N handshakes instead
+ * (bench/tls_instructions.sh counts instructions per handshake that way).
+ *
  * Usage: tls_handshake_loop GROUP SECONDS [PROVIDER_DIR [PROPQ]]
  *   Prints one line:
  *   "<group> <handshakes> <cpu s> <wall s> <handshakes per cpu s>".
@@ -45,6 +48,8 @@ int main(int argc, char **argv)
     SSL_CTX *cctx, *sctx;
     const char *dir = argc > 3 && strcmp(argv[3], "-") != 0 ? argv[3] : NULL;
     const char *propq = argc > 4 ? argv[4] : NULL;
+    const char *fixed = getenv("MLKEM_HANDSHAKES");
+    const long want = fixed != NULL ? atol(fixed) : 0;
     double secs, t0, c0, t, c;
     long n = 0;
 
@@ -75,7 +80,7 @@ int main(int argc, char **argv)
         n++;
         t = test_now() - t0;
         c = cpu_now() - c0;
-    } while (c < secs && t < 20 * secs);
+    } while (want > 0 ? n < want : c < secs && t < 20 * secs);
     printf("%s %ld %.3f %.3f %.1f\n", argv[1], n, c, t, (double)n / c);
     SSL_CTX_free(cctx);
     SSL_CTX_free(sctx);

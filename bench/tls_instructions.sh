@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# bench/tls_instructions.sh: instructions per full TLS 1.3 handshake
+# (client + server in one thread, test/tls/tls_handshake_loop), counted by
+# valgrind's callgrind: a deterministic companion to bench/tls_handshakes.sh,
+# whose wall-clock rates are noisy on a shared machine.
+#
+# Usage: bench/tls_instructions.sh [BUILD_DIR]   (default build/default)
+#   env SHORT, LONG: handshakes in the two runs (default 10 and 40)
+#
+# Steady state: only the handshake functions are counted
+# (--toggle-collect), and the count of a SHORT run is subtracted from a LONG
+# one, so one-time costs (first fetches, the first DRBG of a thread) cancel:
+# instructions per handshake = (I_long - I_short) / (LONG - SHORT).
+# Note: valgrind does not run AVX-512, so under callgrind the kernel takes
+# the best backend without it (avx2 on an AVX2 CPU).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build/default}
+loop=$build/test/tls/tls_handshake_loop
+provdir=$build/provider
+short=${SHORT:-10}
+long=${LONG:-40}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 1; }
+[ -x "$loop" ] || { echo "no $loop: build the tree first" >&2; exit 1; }
+
+# count GROUP DIR N: collected instructions for N handshakes
+count() {
+    MLKEM_HANDSHAKES=$3 valgrind --tool=callgrind \
+        --callgrind-out-file="$tmp/cg" \
+        --toggle-collect=tls_pair_new --toggle-collect=tls_pair_handshake \
+        --toggle-collect=tls_pair_free "$loop" "$1" 1 "$2" >/dev/null 2>"$tmp/log"
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log"
+}
+
+per_hs() {
+    local a b
+    a=$(count "$1" "$2" "$short")
+    b=$(count "$1" "$2" "$long")
+    echo $(( (b - a) / (long - short) ))
+}
+
+base=$(per_hs x25519 -)
+loaded=$(per_hs x25519 "$provdir")
+hybrid=$(per_hs X25519MLKEM768 "$provdir")
+backend=$(MLKEM_HANDSHAKES=1 valgrind -q "$build/test/arch/arch_test_dispatch" 2>/dev/null |
+          sed -n 's/.*chosen \([a-z0-9]*\).*/\1/p' || true)
+
+printf '\nInstructions per TLS 1.3 handshake (callgrind, steady state, %s - %s handshakes, kernel backend %s)\n\n' \
+    "$long" "$short" "${backend:-?}"
+printf '| %-44s | %12s | %13s |\n' "configuration" "instructions" "vs 3.0 X25519"
+printf '|%s|%s|%s|\n' "----------------------------------------------" "--------------" "---------------"
+for row in "OpenSSL 3.0, X25519 (default provider only)|$base" \
+           "OpenSSL 3.0 + mlkem loaded, X25519|$loaded" \
+           "OpenSSL 3.0 + mlkem, X25519MLKEM768|$hybrid"; do
+    IFS='|' read -r label n <<<"$row"
+    printf '| %-44s | %12s | %13s |\n' "$label" "$n" "$(awk -v a="$n" -v b="$base" 'BEGIN{printf "%.3f", a/b}')"
+done
+awk -v h="$hybrid" -v b="$base" 'BEGIN {
+    r = b / h
+    printf "\nthroughput ratio by instructions: %.3f (goal >= 0.85): %s\n", r, (r >= 0.85 ? "met" : "NOT met")
+}'
