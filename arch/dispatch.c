@@ -54,43 +54,41 @@ const struct mlkem_backend mlkem_backend_portable = {
  * permutations, so two streams already gain. Both backends take five or
  * more streams as one x8 group (on avx2 two x4 permutations, the same work
  * as two x4 groups; on avx512 one 512-bit permutation), so the x8 path of
- * kem/sampling.c runs on every x86-64 vector backend. */
+ * kem/sampling.c runs on every x86-64 vector backend.
+ * The slots both backends share: the BMI single state, the zeroing inits,
+ * the -mavx2 polynomial kernels, the grouping policy. */
+#define X86_COMMON_SLOTS                                                      \
+    .keccakf1600 = mlkem_keccakf1600_bmi,                                     \
+    .x4_init = mlkem_keccak_x4_init_portable,                                 \
+    .x8_init = mlkem_keccak_x8_init_portable,                                 \
+    .x4_min = 2,                                                              \
+    .x8_min = 5,                                                              \
+    .ntt = mlkem_ntt_avx2,                                                    \
+    .invntt = mlkem_invntt_avx2,                                              \
+    .basemul_acc = mlkem_basemul_acc_avx2,                                    \
+    .rej_uniform = mlkem_rej_uniform_portable
+
 static const struct mlkem_backend backend_avx2 = {
     .name = "avx2",
-    .keccakf1600 = mlkem_keccakf1600_bmi,
-    .x4_init = mlkem_keccak_x4_init_portable,
+    X86_COMMON_SLOTS,
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
     .x4_permute = mlkem_keccak_x4_permute_avx2,
-    .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx2,
     .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx2,
     .x8_permute = mlkem_keccak_x8_permute_avx2,
-    .x4_min = 2,
-    .x8_min = 5,
-    .ntt = mlkem_ntt_avx2,
-    .invntt = mlkem_invntt_avx2,
-    .basemul_acc = mlkem_basemul_acc_avx2,
-    .rej_uniform = mlkem_rej_uniform_portable,
 };
 
+/* The x4 layout is avx2's (same byte functions), permuted with AVX-512VL. */
 static const struct mlkem_backend backend_avx512 = {
     .name = "avx512",
-    .keccakf1600 = mlkem_keccakf1600_bmi,
-    .x4_init = mlkem_keccak_x4_init_portable,
+    X86_COMMON_SLOTS,
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
     .x4_permute = mlkem_keccak_x4_permute_avx512,
-    .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx512,
     .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx512,
     .x8_permute = mlkem_keccak_x8_permute_avx512,
-    .x4_min = 2,
-    .x8_min = 5,
-    .ntt = mlkem_ntt_avx2,
-    .invntt = mlkem_invntt_avx2,
-    .basemul_acc = mlkem_basemul_acc_avx2,
-    .rej_uniform = mlkem_rej_uniform_portable,
 };
 
 static uint64_t xgetbv0(void)

@@ -24,7 +24,10 @@
  *                             uint8_t *out, size_t len)
  *       byte access to state i (FIPS 202 B.1 byte order) in that layout
  *       (left out when KS_PERMUTE_ONLY is defined: a backend whose layout
- *       is another backend's reuses that backend's byte functions).
+ *       is another backend's reuses that backend's byte functions);
+ *   and, when the includer also defines KS_STATE (keccak_x4 / keccak_x8)
+ *   and KS_API(name), the backend-table entry points KS_API(xor_bytes),
+ *   KS_API(extract_bytes), KS_API(permute) on that type.
  * This is the layout and the shape of XKCP's KeccakP-1600-times4-SIMD256
  * (lane-interleaved PlSnP), written here from FIPS 202.
  *
@@ -54,17 +57,6 @@
 
 #include "keccak/keccak_internal.h"
 
-/* RC[i_r] (FIPS 202 §3.2.5); the same table as keccak/keccak_p1600.c. */
-static const uint64_t ks_rc[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL,
-    0x8000000080008000ULL, 0x000000000000808BULL, 0x0000000080000001ULL,
-    0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008AULL,
-    0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000AULL,
-    0x000000008000808BULL, 0x800000000000008BULL, 0x8000000000008089ULL,
-    0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL,
-    0x000000000000800AULL, 0x800000008000000AULL, 0x8000000080008081ULL,
-    0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
 
 /* One output row of rho + pi + chi: five lanes of A, each XORed with its
  * d and rotated, then chi into E. */
@@ -135,8 +127,8 @@ void KS_FN(permute)(uint64_t *s)
     KS_V e13, e14, e15, e16, e17, e18, e19, e20, e21, e22, e23, e24;
 
     for (unsigned r = 0; r < 24; r += 2) {
-        KS_ROUND(a, e, ks_rc[r]);
-        KS_ROUND(e, a, ks_rc[r + 1]);
+        KS_ROUND(a, e, mlkem_keccak_rc[r]);
+        KS_ROUND(e, a, mlkem_keccak_rc[r + 1]);
     }
 
 #define KS_S(j, jj) KS_STORE(s + KS_N * (j), a##jj)
@@ -149,58 +141,44 @@ void KS_FN(permute)(uint64_t *s)
 }
 
 #ifndef KS_PERMUTE_ONLY
-/* XOR len bytes into state i at byte offset off (off + len <= 200):
- * FIPS 202 B.1 order, byte b of the state is byte b mod 8 of lane b / 8,
- * which sits at s[KS_N * (b / 8) + i]. */
+/* Byte access to state i in the interleaved layout: FIPS 202 B.1 order,
+ * byte b of the state is byte b mod 8 of lane b / 8, at
+ * s[KS_N * (b / 8) + i] (keccak/keccak_internal.h's strided helpers). */
 void KS_FN(xor_bytes)(uint64_t *s, unsigned i, unsigned off,
                       const uint8_t *in, size_t len)
 {
-    uint64_t *p = s + i;
-    unsigned j = off / 8, sh = off % 8;
-
-    if (sh != 0 && len > 0) {
-        uint64_t t = 0;
-        size_t n = 8 - sh < len ? 8 - sh : len;
-        for (size_t k = 0; k < n; k++)
-            t |= (uint64_t)in[k] << (8 * (sh + k));
-        p[KS_N * j++] ^= t;
-        in += n;
-        len -= n;
-    }
-    for (; len >= 8; len -= 8, in += 8)
-        p[KS_N * j++] ^= mlkem_load64_le(in);
-    if (len > 0) {
-        uint64_t t = 0;
-        for (size_t k = 0; k < len; k++)
-            t |= (uint64_t)in[k] << (8 * k);
-        p[KS_N * j] ^= t;
-    }
+    mlkem_state_xor_bytes_strided(s + i, KS_N, off, in, len);
 }
 
 void KS_FN(extract_bytes)(const uint64_t *s, unsigned i, unsigned off,
                           uint8_t *out, size_t len)
 {
-    const uint64_t *p = s + i;
-    unsigned j = off / 8, sh = off % 8;
+    mlkem_state_extract_bytes_strided(s + i, KS_N, off, out, len);
+}
+#endif /* KS_PERMUTE_ONLY */
 
-    if (sh != 0 && len > 0) {
-        uint64_t t = p[KS_N * j++] >> (8 * sh);
-        size_t n = 8 - sh < len ? 8 - sh : len;
-        for (size_t k = 0; k < n; k++)
-            out[k] = (uint8_t)(t >> (8 * k));
-        out += n;
-        len -= n;
-    }
-    for (; len >= 8; len -= 8, out += 8)
-        mlkem_store64_le(out, p[KS_N * j++]);
-    if (len > 0) {
-        uint64_t t = p[KS_N * j];
-        for (size_t k = 0; k < len; k++)
-            out[k] = (uint8_t)(t >> (8 * k));
-    }
+/* With KS_STATE (keccak_x4 or keccak_x8, holding exactly one interleaved
+ * group) and KS_API(name), also the backend-table functions. */
+#ifdef KS_STATE
+#ifndef KS_PERMUTE_ONLY
+void KS_API(xor_bytes)(KS_STATE *st, unsigned lane, unsigned offset,
+                       const uint8_t *in, size_t len)
+{
+    KS_FN(xor_bytes)(st->s, lane, offset, in, len);
 }
 
-#endif /* KS_PERMUTE_ONLY */
+void KS_API(extract_bytes)(const KS_STATE *st, unsigned lane, unsigned offset,
+                           uint8_t *out, size_t len)
+{
+    KS_FN(extract_bytes)(st->s, lane, offset, out, len);
+}
+#endif
+
+void KS_API(permute)(KS_STATE *st)
+{
+    KS_FN(permute)(st->s);
+}
+#endif /* KS_STATE */
 
 #undef KS_ROW
 #undef KS_ROUND

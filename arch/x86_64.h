@@ -27,8 +27,7 @@ void mlkem_basemul_acc_avx2(int16_t r[256], const int16_t *a,
                             const int16_t *b, unsigned k);
 
 /* arch/avx2/keccak_f1600_bmi.c: one state, BMI1 andn + BMI2 rorx. */
-void mlkem_keccakf1600_bmi(uint64_t s[25]);
-void mlkem_keccakf1600_permute_bmi(uint64_t *s);
+void mlkem_keccakf1600_bmi(uint64_t *s); /* 25 lanes */
 
 /* arch/avx2/keccak_x4_avx2.c: four interleaved states per keccak_x4; a
  * keccak_x8 is two such groups. */

@@ -52,10 +52,13 @@ static inline void mlkem_store64_le(uint8_t *p, uint64_t v)
 #endif
 }
 
-/* XOR len bytes of in into the state s at byte offset off
- * (off + len <= 200). */
-static inline void mlkem_state_xor_bytes(uint64_t s[25], unsigned off,
-                                         const uint8_t *in, size_t len)
+/* XOR len bytes of in into a state at byte offset off (off + len <= 200).
+ * The state's lane j is at s[stride * j]: stride 1 for a plain 25-lane
+ * state, N for one state of N interleaved ones (arch/keccak_simd.h: pass
+ * s + i for state i). */
+static inline void mlkem_state_xor_bytes_strided(uint64_t *s, unsigned stride,
+                                                 unsigned off,
+                                                 const uint8_t *in, size_t len)
 {
     unsigned i = off / 8;
     unsigned sh = off % 8;
@@ -66,33 +69,34 @@ static inline void mlkem_state_xor_bytes(uint64_t s[25], unsigned off,
         size_t n = 8 - sh < len ? 8 - sh : len;
         for (size_t j = 0; j < n; j++)
             t |= (uint64_t)in[j] << (8 * (sh + j));
-        s[i++] ^= t;
+        s[stride * i++] ^= t;
         in += n;
         len -= n;
     }
     /* Whole lanes. */
     for (; len >= 8; len -= 8, in += 8)
-        s[i++] ^= mlkem_load64_le(in);
+        s[stride * i++] ^= mlkem_load64_le(in);
     /* Trailing partial lane. */
     if (len > 0) {
         uint64_t t = 0;
         for (size_t j = 0; j < len; j++)
             t |= (uint64_t)in[j] << (8 * j);
-        s[i] ^= t;
+        s[stride * i] ^= t;
     }
 }
 
-/* Copy len bytes of the state s from byte offset off into out
- * (off + len <= 200). */
-static inline void mlkem_state_extract_bytes(const uint64_t s[25],
-                                             unsigned off, uint8_t *out,
-                                             size_t len)
+/* Copy len bytes of a state (lane j at s[stride * j]) from byte offset off
+ * into out (off + len <= 200). */
+static inline void mlkem_state_extract_bytes_strided(const uint64_t *s,
+                                                     unsigned stride,
+                                                     unsigned off, uint8_t *out,
+                                                     size_t len)
 {
     unsigned i = off / 8;
     unsigned sh = off % 8;
 
     if (sh != 0 && len > 0) {
-        uint64_t t = s[i++] >> (8 * sh);
+        uint64_t t = s[stride * i++] >> (8 * sh);
         size_t n = 8 - sh < len ? 8 - sh : len;
         for (size_t j = 0; j < n; j++)
             out[j] = (uint8_t)(t >> (8 * j));
@@ -100,12 +104,30 @@ static inline void mlkem_state_extract_bytes(const uint64_t s[25],
         len -= n;
     }
     for (; len >= 8; len -= 8, out += 8)
-        mlkem_store64_le(out, s[i++]);
+        mlkem_store64_le(out, s[stride * i++]);
     if (len > 0) {
-        uint64_t t = s[i];
+        uint64_t t = s[stride * i];
         for (size_t j = 0; j < len; j++)
             out[j] = (uint8_t)(t >> (8 * j));
     }
 }
+
+/* The plain 25-lane forms. */
+static inline void mlkem_state_xor_bytes(uint64_t s[25], unsigned off,
+                                         const uint8_t *in, size_t len)
+{
+    mlkem_state_xor_bytes_strided(s, 1, off, in, len);
+}
+
+static inline void mlkem_state_extract_bytes(const uint64_t s[25],
+                                             unsigned off, uint8_t *out,
+                                             size_t len)
+{
+    mlkem_state_extract_bytes_strided(s, 1, off, out, len);
+}
+
+/* Round constants RC[i_r] of iota (FIPS 202 §3.2.5), defined in
+ * keccak_p1600.c and shared with the vector kernels (arch/keccak_simd.h). */
+extern const uint64_t mlkem_keccak_rc[24];
 
 #endif /* MLKEM_KECCAK_INTERNAL_H */

@@ -11,10 +11,11 @@
 #include "keccak/keccak.h"
 
 #include "arch/backend.h"
+#include "keccak/keccak_internal.h"
 
 /* Round constants RC[i_r] of iota (FIPS 202 §3.2.5, Algorithm 6, built from
  * rc(t) of Algorithm 5); test/keccak recomputes them from the LFSR. */
-static const uint64_t keccak_rc[24] = {
+const uint64_t mlkem_keccak_rc[24] = {
     0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808AULL,
     0x8000000080008000ULL, 0x000000000000808BULL, 0x0000000080000001ULL,
     0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008AULL,
@@ -165,8 +166,8 @@ void mlkem_keccakf1600_portable(uint64_t s[25])
     uint64_t e13, e14, e15, e16, e17, e18, e19, e20, e21, e22, e23, e24;
 
     for (unsigned r = 0; r < 24; r += 2) {
-        KECCAK_ROUND(a, e, keccak_rc[r]);
-        KECCAK_ROUND(e, a, keccak_rc[r + 1]);
+        KECCAK_ROUND(a, e, mlkem_keccak_rc[r]);
+        KECCAK_ROUND(e, a, mlkem_keccak_rc[r + 1]);
     }
 
     s[0] = a00, s[1] = ~a01, s[2] = ~a02, s[3] = a03, s[4] = a04;

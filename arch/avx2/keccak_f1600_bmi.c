@@ -22,11 +22,7 @@
 #define KS_CHI(a, b, c) ((a) ^ (~(b) & (c)))
 #define KS_IOTA(a, rc) ((a) ^ (rc))
 #define KS_PERMUTE_ONLY
-#define KS_FN(name) mlkem_keccakf1600_##name##_bmi
+/* The only function: KS_FN(permute), on a plain 25-lane state. */
+#define KS_FN(name) mlkem_keccakf1600_bmi
 
 #include "arch/keccak_simd.h"
-
-void mlkem_keccakf1600_bmi(uint64_t s[25])
-{
-    mlkem_keccakf1600_permute_bmi(s);
-}

@@ -23,6 +23,8 @@
 #define KS_CHI(a, b, c) _mm256_xor_si256((a), _mm256_andnot_si256((b), (c)))
 #define KS_IOTA(a, rc) _mm256_xor_si256((a), _mm256_set1_epi64x((long long)(rc)))
 #define KS_FN(name) mlkem_keccak_x4_##name##_avx2_lanes
+#define KS_STATE keccak_x4
+#define KS_API(name) mlkem_keccak_x4_##name##_avx2
 
 static inline __m256i ks_rol_avx2(__m256i a, int n)
 {
@@ -41,26 +43,7 @@ static inline __m256i ks_rol_avx2(__m256i a, int n)
 
 #include "arch/keccak_simd.h"
 
-/* ---- keccak_x4: one interleaved group ----------------------------------- */
-
-void mlkem_keccak_x4_xor_bytes_avx2(keccak_x4 *st, unsigned lane,
-                                    unsigned offset, const uint8_t *in,
-                                    size_t len)
-{
-    mlkem_keccak_x4_xor_bytes_avx2_lanes(st->s, lane, offset, in, len);
-}
-
-void mlkem_keccak_x4_extract_bytes_avx2(const keccak_x4 *st, unsigned lane,
-                                        unsigned offset, uint8_t *out,
-                                        size_t len)
-{
-    mlkem_keccak_x4_extract_bytes_avx2_lanes(st->s, lane, offset, out, len);
-}
-
-void mlkem_keccak_x4_permute_avx2(keccak_x4 *st)
-{
-    mlkem_keccak_x4_permute_avx2_lanes(st->s);
-}
+/* keccak_x4: one interleaved group (the KS_API functions above). */
 
 /* ---- keccak_x8: two interleaved groups of four (states 0-3 in s[0..99],
  * 4-7 in s[100..199]) ------------------------------------------------------ */

@@ -26,11 +26,7 @@
 #define KS_IOTA(a, rc) _mm256_xor_si256((a), _mm256_set1_epi64x((long long)(rc)))
 #define KS_PERMUTE_ONLY
 #define KS_FN(name) mlkem_keccak_x4_##name##_avx512vl_lanes
+#define KS_STATE keccak_x4
+#define KS_API(name) mlkem_keccak_x4_##name##_avx512
 
 #include "arch/keccak_simd.h"
-
-/* The layout is the avx2 backend's: its byte functions serve this one. */
-void mlkem_keccak_x4_permute_avx512(keccak_x4 *st)
-{
-    mlkem_keccak_x4_permute_avx512vl_lanes(st->s);
-}

@@ -21,24 +21,7 @@
 #define KS_CHI(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0xd2)
 #define KS_IOTA(a, rc) _mm512_xor_si512((a), _mm512_set1_epi64((long long)(rc)))
 #define KS_FN(name) mlkem_keccak_x8_##name##_avx512_lanes
+#define KS_STATE keccak_x8
+#define KS_API(name) mlkem_keccak_x8_##name##_avx512
 
 #include "arch/keccak_simd.h"
-
-void mlkem_keccak_x8_xor_bytes_avx512(keccak_x8 *st, unsigned lane,
-                                      unsigned offset, const uint8_t *in,
-                                      size_t len)
-{
-    mlkem_keccak_x8_xor_bytes_avx512_lanes(st->s, lane, offset, in, len);
-}
-
-void mlkem_keccak_x8_extract_bytes_avx512(const keccak_x8 *st, unsigned lane,
-                                          unsigned offset, uint8_t *out,
-                                          size_t len)
-{
-    mlkem_keccak_x8_extract_bytes_avx512_lanes(st->s, lane, offset, out, len);
-}
-
-void mlkem_keccak_x8_permute_avx512(keccak_x8 *st)
-{
-    mlkem_keccak_x8_permute_avx512_lanes(st->s);
-}
