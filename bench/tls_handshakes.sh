@@ -6,8 +6,8 @@
 # Usage: bench/tls_handshakes.sh [BUILD_DIR]
 #   BUILD_DIR   a configured and built tree (default: build/default); needs
 #               test/tls/tls_handshake_loop and provider/mlkem.so
-#   env ROUNDS  interleaved rounds (default 5); SECONDS_PER_RUN CPU seconds
-#               per configuration and round (default 2);
+#   env ROUNDS  interleaved rounds (default 9); SECONDS_PER_RUN CPU seconds
+#               per configuration and round (default 1);
 #               MLKEM_OPENSSL35_PREFIX the 3.5 peer (scripts/openssl35.sh)
 #
 # Method (test/tls/tls_handshake_loop.c): client and server in one thread
@@ -20,15 +20,16 @@
 # 3.5 rows run the same binary against 3.5's libssl/libcrypto
 # (LD_LIBRARY_PATH; the 3.x ABI is stable).
 # Goal: X25519MLKEM768 on 3.0 + mlkem costs at most 15% of X25519-only
-# throughput (ratio >= 0.85).
+# throughput (ratio >= 0.85), judged on the median of per-round paired
+# ratios (see the end of this script).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/default}
 loop=$build/test/tls/tls_handshake_loop
 provdir=$build/provider
-rounds=${ROUNDS:-5}
-secs=${SECONDS_PER_RUN:-2}
+rounds=${ROUNDS:-9}
+secs=${SECONDS_PER_RUN:-1}
 o35=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
 
 [ -x "$loop" ] || { echo "no $loop: build the tree first (cmake --build $build)" >&2; exit 1; }
@@ -86,13 +87,19 @@ for i in "${!configs[@]}"; do
     printf '| %-48s | %9.0f | %13.2f | %9.0f |\n' "$label" "$b" \
         "$(awk -v a="$b" -v c="$base" 'BEGIN {print a / c}')" "$m"
 done
-# The goal compares the best rounds (the least disturbed by other load on a
-# shared machine); the median columns show the spread.
+# The goal is judged on paired ratios: in each round the hybrid and the
+# X25519 baseline run back to back (configurations 1 and 0), so a burst of
+# load from elsewhere hits both; the median of the per-round ratios is the
+# verdict. The best-round and median-of-rates ratios are shown beside it
+# (a single undisturbed baseline round moves the best-round ratio alone).
+paired=$(paste -d' ' <(tr ' ' '\n' <<<"${rates[1]}" | grep .) \
+                     <(tr ' ' '\n' <<<"${rates[0]}" | grep .) |
+         awk '{print $1 / $2}' | median)
+paired=$(awk -v r="$paired" 'BEGIN {printf "%.3f", r}')
 ratio=$(awk -v a="$(best <<<"${rates[1]}")" -v b="$base" 'BEGIN {printf "%.3f", a / b}')
 mratio=$(awk -v a="$(median <<<"${rates[1]}")" -v b="$(median <<<"${rates[0]}")" 'BEGIN {printf "%.3f", a / b}')
 echo
-if awk -v r="$ratio" 'BEGIN {exit !(r >= 0.85)}'; then
-    echo "goal met: X25519MLKEM768 (3.0 + mlkem) runs at $ratio x X25519-only (>= 0.85; medians: $mratio)"
-else
-    echo "goal missed: X25519MLKEM768 (3.0 + mlkem) runs at $ratio x X25519-only (< 0.85; medians: $mratio)"
-fi
+verdict="goal missed"
+awk -v r="$paired" 'BEGIN {exit !(r >= 0.85)}' && verdict="goal met"
+echo "$verdict: X25519MLKEM768 (3.0 + mlkem) / X25519-only (3.0) = $paired," \
+     "median of $rounds paired rounds (goal >= 0.85; best rounds: $ratio, medians: $mratio)"
