@@ -67,6 +67,18 @@ void evp_suite_provider(evp_env *e)
     CHECK(buildinfo != NULL && strstr(buildinfo, running) != NULL,
           "buildinfo \"%s\" lacks \"%s\"", buildinfo ? buildinfo : "(null)",
           running);
+    /* MLKEM_BACKEND (arch/dispatch.c) reaches mlkem.so: the backend the
+     * provider reports is the one asked for (the CTest run with
+     * MLKEM_BACKEND=portable; a name this CPU cannot run would be ignored,
+     * and test/arch covers that). */
+    const char *want_be = getenv("MLKEM_BACKEND");
+    if (want_be != NULL && *want_be != '\0') {
+        char be[64];
+        snprintf(be, sizeof(be), "; backend %s;", want_be);
+        CHECK(buildinfo != NULL && strstr(buildinfo, be) != NULL,
+              "MLKEM_BACKEND=%s but buildinfo \"%s\"", want_be,
+              buildinfo ? buildinfo : "(null)");
+    }
     CHECK(OSSL_PROVIDER_available(e->libctx, "mlkem") == 1, "available");
     printf("provider: %s %s status %d; %s\n", name ? name : "?",
            version ? version : "?", status, buildinfo ? buildinfo : "?");
