@@ -32,6 +32,9 @@ ours=(-provider-path "$mods" -provider mlkem -provider default -propquery '?prov
 
 step "OpenSSL $(openssl version | cut -d' ' -f2) (the system's) loads the provider"
 show openssl list -providers -provider-path "$mods" -provider mlkem -provider default
+# The build info names the kernel backend this CPU got (arch/dispatch.c).
+openssl list -providers -verbose -provider-path "$mods" -provider mlkem -provider default |
+    grep 'build info: mlkem'
 
 step "OpenSSL 3.5 command line, mlkem provider preferred"
 show openssl35 genpkey "${ours[@]}" -algorithm ML-KEM-768 -out priv.pem
