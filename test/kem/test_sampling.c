@@ -8,7 +8,8 @@
  *     values < q; enough rho are tried that entries needing a 4th block
  *     occur both in x4 groups and in the single-state leftover (k = 3), and
  *     the test asserts that they did;
- *   - rej_uniform on crafted buffers (all rejected, all accepted, len cap);
+ *   - rej_uniform on crafted buffers (all rejected, all accepted, len cap)
+ *     and against the literal rejection loop on random buffers;
  *   - CBD for eta = 2, 3 vs bit-by-bit Algorithm 8, outputs in [-eta, eta];
  *   - mlkem_sample_cbd_many with the eta patterns of every parameter set and
  *     operation vs SHAKE256(seed || N) + bit-by-bit CBD.
@@ -94,6 +95,47 @@ static int body(const char *backend, void *arg)
         }
         CHECK(b->rej_uniform(r, 256, buf, sizeof(buf)) == 56, "rej q-1 / q");
         CHECK(r[0] == Q - 1 && r[55] == Q - 1, "rej values");
+    }
+
+    /* rej_uniform against the literal Algorithm 7 lines 5-12 on random
+     * buffers of every length class (vector kernels take 24 or 32 bytes per
+     * step and hand the tail to the portable one), random caps, skewed
+     * bytes (mostly rejected / mostly accepted), and a canary after r[len). */
+    for (unsigned it = 0; it < 3000; it++) {
+        uint8_t buf[640];
+        int16_t r[256 + 16], want[256];
+        unsigned len, buflen, n = 0;
+        uint8_t rnd[4];
+
+        kt_rng_bytes(&rng, rnd, sizeof(rnd));
+        buflen = (unsigned)(rnd[0] | rnd[1] << 8) % (sizeof(buf) + 1);
+        len = it < 256 ? it + 1 : (unsigned)(rnd[2] | rnd[3] << 8) % 257;
+        kt_rng_bytes(&rng, buf, buflen);
+        if (it % 7 == 1)
+            for (unsigned i = 0; i < buflen; i++)
+                buf[i] |= 0xd0; /* many candidates >= q */
+        else if (it % 7 == 2)
+            for (unsigned i = 0; i < buflen; i++)
+                buf[i] &= 0x3f; /* many accepted */
+        for (unsigned pos = 0; pos + 3 <= buflen && n < len; pos += 3) {
+            const int d1 = buf[pos] | (buf[pos + 1] & 0x0f) << 8;
+            const int d2 = buf[pos + 1] >> 4 | buf[pos + 2] << 4;
+            if (d1 < Q)
+                want[n++] = (int16_t)d1;
+            if (d2 < Q && n < len)
+                want[n++] = (int16_t)d2;
+        }
+        for (unsigned i = 0; i < 256 + 16; i++)
+            r[i] = 0x5a5a;
+        const unsigned got = b->rej_uniform(r, len, buf, buflen);
+        CHECK(got == n, "rej_uniform len %u buflen %u: %u values, want %u",
+              len, buflen, got, n);
+        for (unsigned i = 0; i < n && i < got; i++)
+            CHECK(r[i] == want[i], "rej_uniform len %u buflen %u value %u",
+                  len, buflen, i);
+        for (unsigned i = len; i < 256 + 16; i++)
+            CHECK(r[i] == 0x5a5a, "rej_uniform wrote r[%u] with len %u", i,
+                  len);
     }
 
     /* CBD. */
