@@ -57,7 +57,6 @@
 
 #include "keccak/keccak_internal.h"
 
-
 /* One output row of rho + pi + chi: five lanes of A, each XORed with its
  * d and rotated, then chi into E. */
 #define KS_ROW(E, e0, e1, e2, e3, e4, A, a0, d0, r0, a1, d1, r1, a2, d2, r2,  \

@@ -46,7 +46,7 @@ per_hs() {
 base=$(per_hs x25519 -)
 loaded=$(per_hs x25519 "$provdir")
 hybrid=$(per_hs X25519MLKEM768 "$provdir")
-backend=$(MLKEM_HANDSHAKES=1 valgrind -q "$build/test/arch/arch_test_dispatch" 2>/dev/null |
+backend=$(valgrind -q "$build/test/arch/arch_test_dispatch" 2>/dev/null |
           sed -n 's/.*chosen \([a-z0-9]*\).*/\1/p' || true)
 
 printf '\nInstructions per TLS 1.3 handshake (callgrind, steady state, %s - %s handshakes, kernel backend %s)\n\n' \

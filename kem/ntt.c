@@ -477,7 +477,7 @@ static MLKEM_ALWAYS_INLINE void basemul_acc_k(int16_t r[256],
  * Montgomery input bound (and far inside int32).
  */
 void MLKEM_NTT_FN(mlkem_basemul_acc)(int16_t r[256], const int16_t *a,
-                                const int16_t *b, unsigned k)
+                                     const int16_t *b, unsigned k)
 {
     switch (k) {
     case 1: basemul_acc_k(r, a, b, 1); break;

@@ -12,11 +12,11 @@
  * keccak_x8 / keccak_x4 in groups sized by the backend (arch/backend.h
  * x8_min / x4_min: the portable backend uses groups of exactly four, a
  * vector backend also fills part of a group), leftovers through single
- * sponges. SampleNTT
- * squeezes 3 SHAKE128 blocks (504 bytes, 336 candidates) at once, which is
- * enough with probability about 0.992, and then one block at a time only
- * for the streams still short (a short lane of a group continues in a
- * single-state sponge unless all its lanes are short).
+ * sponges. SampleNTT squeezes 3 SHAKE128 blocks (504 bytes, 336
+ * candidates) at once, which is enough with probability about 0.992, and
+ * then one block at a time only for the streams still short (a short lane
+ * of a group continues in a single-state sponge unless all its lanes are
+ * short).
  */
 #include "kem/sampling.h"
 
@@ -133,26 +133,28 @@ static unsigned xn_plan(const struct mlkem_backend *b, unsigned left,
     return 0;
 }
 
-static void xn_absorb_once(xn_group *g, unsigned rate,
-                           const uint8_t *const in[], size_t inlen)
+/* Lane l of a group reads its input at in + l * stride and writes its
+ * output at out + l * stride (the rows of the caller's 2-D arrays). */
+static void xn_absorb_once(xn_group *g, unsigned rate, const uint8_t *in,
+                           size_t stride, size_t inlen)
 {
     const uint8_t *lanes[8];
 
     for (unsigned l = 0; l < 8; l++)
-        lanes[l] = l < g->used ? in[l] : in[0];
+        lanes[l] = in + (l < g->used ? l : 0) * stride;
     if (g->width == 8)
         keccak_x8_absorb_once(&g->u.x8, rate, 0x1f, lanes, inlen);
     else
         keccak_x4_absorb_once(&g->u.x4, rate, 0x1f, lanes, inlen);
 }
 
-static void xn_squeezeblocks(xn_group *g, unsigned rate,
-                             uint8_t *const out[], size_t nblocks)
+static void xn_squeezeblocks(xn_group *g, unsigned rate, uint8_t *out,
+                             size_t stride, size_t nblocks)
 {
     uint8_t *lanes[8];
 
     for (unsigned l = 0; l < 8; l++)
-        lanes[l] = l < g->used ? out[l] : NULL;
+        lanes[l] = l < g->used ? out + l * stride : NULL;
     if (g->width == 8)
         keccak_x8_squeezeblocks(&g->u.x8, rate, lanes, nblocks);
     else
@@ -193,16 +195,15 @@ static void xn_cleanse(xn_group *g)
  * to a single-state sponge, so no finished lane is permuted.
  */
 static void sample_ntt_xn(xn_group *g, int16_t *const r[],
-                          const uint8_t *const seed[])
+                          const uint8_t seed[][34])
 {
     const struct mlkem_backend *b = mlkem_backend();
     uint8_t buf[8][XOF_BLOCKS_FIRST * SHAKE128_RATE];
-    uint8_t *const out[8] = {buf[0], buf[1], buf[2], buf[3],
-                             buf[4], buf[5], buf[6], buf[7]};
     unsigned ctr[8], all_short;
 
-    xn_absorb_once(g, SHAKE128_RATE, seed, 34);
-    xn_squeezeblocks(g, SHAKE128_RATE, out, XOF_BLOCKS_FIRST);
+    xn_absorb_once(g, SHAKE128_RATE, seed[0], sizeof(seed[0]), 34);
+    xn_squeezeblocks(g, SHAKE128_RATE, buf[0], sizeof(buf[0]),
+                     XOF_BLOCKS_FIRST);
     for (unsigned l = 0; l < g->used; l++)
         ctr[l] = b->rej_uniform(r[l], 256, buf[l], sizeof(buf[l]));
     /* Public data: the branches below depend only on rho. */
@@ -212,7 +213,7 @@ static void sample_ntt_xn(xn_group *g, int16_t *const r[],
             all_short &= ctr[l] < 256;
         if (!all_short)
             break;
-        xn_squeezeblocks(g, SHAKE128_RATE, out, 1);
+        xn_squeezeblocks(g, SHAKE128_RATE, buf[0], sizeof(buf[0]), 1);
         for (unsigned l = 0; l < g->used; l++)
             ctr[l] += b->rej_uniform(r[l] + ctr[l], 256 - ctr[l], buf[l],
                                      SHAKE128_RATE);
@@ -236,8 +237,6 @@ void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
     const struct mlkem_backend *b = mlkem_backend();
     const unsigned n = k * k;
     uint8_t seed[8][34];
-    const uint8_t *const pseed[8] = {seed[0], seed[1], seed[2], seed[3],
-                                     seed[4], seed[5], seed[6], seed[7]};
     int16_t *r[8];
     unsigned e = 0;
 
@@ -254,7 +253,7 @@ void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
             seed[l][33] = (uint8_t)((e + l) % k);
             r[l] = at[e + l];
         }
-        sample_ntt_xn(&g, r, pseed);
+        sample_ntt_xn(&g, r, (const uint8_t(*)[34])seed);
         e += g.used;
     }
     for (; e < n; e++) {
@@ -316,10 +315,6 @@ void mlkem_sample_cbd_many(int16_t *const r[], const unsigned eta[], unsigned n,
     const struct mlkem_backend *b = mlkem_backend();
     uint8_t in[8][33];
     uint8_t buf[8][PRF_MAX_BLOCKS * SHAKE256_RATE];
-    const uint8_t *const pin[8] = {in[0], in[1], in[2], in[3],
-                                   in[4], in[5], in[6], in[7]};
-    uint8_t *const out[8] = {buf[0], buf[1], buf[2], buf[3],
-                             buf[4], buf[5], buf[6], buf[7]};
     unsigned idx[2 * MLKEM_MAX_K + 1];
 
     for (unsigned l = 0; l < 8; l++)
@@ -340,8 +335,8 @@ void mlkem_sample_cbd_many(int16_t *const r[], const unsigned eta[], unsigned n,
                 break;
             for (unsigned l = 0; l < g.used; l++)
                 in[l][32] = (uint8_t)(nonce0 + idx[s + l]);
-            xn_absorb_once(&g, SHAKE256_RATE, pin, 33);
-            xn_squeezeblocks(&g, SHAKE256_RATE, out, nb);
+            xn_absorb_once(&g, SHAKE256_RATE, in[0], sizeof(in[0]), 33);
+            xn_squeezeblocks(&g, SHAKE256_RATE, buf[0], sizeof(buf[0]), nb);
             xn_cleanse(&g);
             for (unsigned l = 0; l < g.used; l++)
                 mlkem_poly_cbd(r[idx[s + l]], buf[l], e);
