@@ -21,16 +21,7 @@
 #include "arch/backend.h"
 #include "test/common/test_util.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                    \
-            test_fail(__VA_ARGS__);                                            \
-            failures++;                                                        \
-        }                                                                      \
-    } while (0)
+#define CHECK TEST_CHECK
 
 #if defined(__x86_64__)
 #include "arch/x86_64.h"
@@ -134,11 +125,5 @@ int main(int argc, char **argv)
         CHECK(b->x8_min == 0 || (b->x8_min > 4 && b->x8_min <= 8),
               "%s: x8_min %u", names[i], b->x8_min);
     }
-    if (failures) {
-        fprintf(stderr, "arch_dispatch: %d failure%s\n", failures,
-                failures == 1 ? "" : "s");
-        return 1;
-    }
-    printf("arch_dispatch: all checks passed\n");
-    return 0;
+    return test_finish("arch_dispatch");
 }

@@ -36,6 +36,31 @@ void test_fail(const char *fmt, ...)
     va_end(ap);
 }
 
+int test_failures;
+
+void test_check_failed(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL: %s:%d: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    test_failures++;
+}
+
+int test_finish(const char *name)
+{
+    if (test_failures != 0) {
+        fprintf(stderr, "%s: %d failure%s\n", name, test_failures,
+                test_failures == 1 ? "" : "s");
+        return 1;
+    }
+    printf("%s: all checks passed\n", name);
+    return 0;
+}
+
 /* ---- hex ------------------------------------------------------------------ */
 
 static int hex_digit(char c)

@@ -2,6 +2,7 @@
  * test_util.h: small helpers shared by the test programs.
  *
  *   - visible skips (exit code 77, which mlkem_add_test() maps to SKIP);
+ *   - counted checks (TEST_CHECK, test_finish) for simple test programs;
  *   - hex decode / encode (case-insensitive input, lowercase output);
  *   - reading a whole file, or a gzip file through `gzip -dc`;
  *   - locating the third-party vectors (env MLKEM_VECTORS_DIR);
@@ -34,6 +35,20 @@ TEST_NORETURN void test_skip(const char *fmt, ...) TEST_PRINTF(1, 2);
 
 /* Print "FAIL: <reason>" on stderr (does not exit). */
 void test_fail(const char *fmt, ...) TEST_PRINTF(1, 2);
+
+/* Counted checks for a test program's main line: TEST_CHECK(cond, fmt, ...)
+ * prints "FAIL: file:line: <message>" on stderr when cond is false and
+ * counts it in test_failures; test_finish(name) then prints the verdict and
+ * returns the exit code (0 when no check failed, else 1). */
+extern int test_failures;
+void test_check_failed(const char *file, int line, const char *fmt, ...)
+    TEST_PRINTF(3, 4);
+#define TEST_CHECK(cond, ...)                                                  \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            test_check_failed(__FILE__, __LINE__, __VA_ARGS__);                \
+    } while (0)
+int test_finish(const char *name);
 
 /* Decode exactly `hexlen` hex digits into exactly `outlen` bytes: returns 0,
  * or -1 (with nothing promised about out) if hexlen != 2 * outlen or a

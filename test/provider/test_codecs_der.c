@@ -20,19 +20,10 @@
 
 #include "kem/mlkem.h"
 #include "provider/codecs_der.h"
+#include "test/common/test_util.h"
 #include "test_codecs_expected.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
-            printf(__VA_ARGS__);                                               \
-            printf("\n");                                                      \
-        }                                                                      \
-    } while (0)
+#define CHECK TEST_CHECK
 
 static void sha256_hex(const uint8_t *b, size_t n, char out[65])
 {
@@ -384,10 +375,5 @@ int main(void)
     CHECK(mlkem_der_fmt_name(MLKEM_FMT_COUNT) == NULL, "fmt name range");
     CHECK(strcmp(mlkem_der_fmt_name(MLKEM_FMT_OQS_KEYPAIR), "oqskeypair") == 0,
           "fmt name");
-    if (failures != 0) {
-        printf("%d failure(s)\n", failures);
-        return 1;
-    }
-    printf("PASS codecs_der\n");
-    return 0;
+    return test_finish("codecs_der");
 }
