@@ -22,6 +22,7 @@
 
 #include <string.h>
 
+#include "arch/backend.h"
 #include "keccak/keccak.h"
 #include "kem/ct.h"
 #include "kem/kpke.h"
@@ -489,4 +490,9 @@ int mlkem_encaps(const mlkem_params *p, uint8_t *c, uint8_t K[32],
     }
     mlkem_cleanse(m, sizeof(m));
     return ret;
+}
+
+const char *mlkem_backend_name(void)
+{
+    return mlkem_backend()->name;
 }

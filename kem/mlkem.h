@@ -79,6 +79,10 @@ typedef enum {
 /* A short English reason ("encapsulation key not reduced mod q"). */
 const char *mlkem_strerror(int err);
 
+/* The name of the kernel backend this process runs ("portable", "avx2",
+ * "avx512", "neon", "neon-sha3"), chosen once for this CPU at load time. */
+const char *mlkem_backend_name(void);
+
 /* Randomness source: fill buf with len bytes from an approved RBG and return
  * 1, or return 0 on failure. */
 typedef int (*mlkem_rand_fn)(void *arg, uint8_t *buf, size_t len);

@@ -46,7 +46,6 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 
-#include "arch/backend.h"
 #include "provider/codecs_der.h"
 #include "provider/prov.h"
 
@@ -609,8 +608,8 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
     g_init_handle = handle;
     registry_unlock();
 
-    /* Choose the kernels for this CPU once, here (arch/dispatch.c). */
-    const struct mlkem_backend *backend = mlkem_backend();
+    /* The kernels for this CPU are chosen once (arch/dispatch.c). */
+    const char *backend = mlkem_backend_name();
 
     if ((ctx = OPENSSL_zalloc(sizeof(*ctx))) == NULL)
         goto err;
@@ -652,7 +651,7 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
         snprintf(g_buildinfo, sizeof(g_buildinfo),
                  "mlkem %s (FIPS 203 final; backend %s; built with OpenSSL %s; "
                  "running on OpenSSL %lu.%lu.%lu)",
-                 MLKEM_VERSION_STR, backend->name, OPENSSL_VERSION_STR,
+                 MLKEM_VERSION_STR, backend, OPENSSL_VERSION_STR,
                  (ctx->ossl_version >> 28) & 0xF,
                  (ctx->ossl_version >> 20) & 0xFF,
                  (ctx->ossl_version >> 4) & 0xFF);
