@@ -1,5 +1,5 @@
 /*
- * dispatch.c: the one place that chooses kernels for this CPU.
+ * dispatch.c: the one place that looks at the CPU and chooses kernels.
  *
  * x86-64: CPUID says what the CPU implements and XGETBV (XCR0) says which
  * register state the OS saves on context switches; a backend is used only
@@ -8,19 +8,23 @@
  * Other architectures get the portable backend until their backends land
  * (AArch64: getauxval(AT_HWCAP), arch/neon/).
  *
- * The environment variable MLKEM_BACKEND ("portable", "avx2", "avx512")
- * selects a lower backend than the best one the CPU can run (for
- * benchmarks and for running the whole suite on each backend); a name the
- * CPU cannot run, or an unknown one, is ignored. It is read with
- * secure_getenv, so a setuid program ignores it.
+ * The backends' tables are here too: each names the slot implementations
+ * that arch/<isa>/ provides (arch/x86_64.h lists them) and takes the
+ * portable kernel for every slot it does not accelerate, so no slot is
+ * ever empty and a half-finished backend still runs.
+ *
+ * Installation happens once at load time, in a constructor (run by the
+ * dynamic loader when mlkem.so is loaded, or before main in a program):
+ * keccak/ and kem/ start with their portable sets and never call back into
+ * arch/. See arch/dispatch.h for MLKEM_BACKEND.
  */
 #define _GNU_SOURCE /* secure_getenv */
-#include "arch/backend.h"
+#include "arch/dispatch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(MLKEM_HAVE_X86_BACKENDS)
+#if defined(__x86_64__) && (defined(MLKEM_HAVE_AVX2) || defined(MLKEM_HAVE_AVX512))
 #include <cpuid.h>
 
 #include "arch/x86_64.h"
@@ -29,77 +33,13 @@
 #define MLKEM_X86 0
 #endif
 
-const struct mlkem_backend mlkem_backend_portable = {
+static const struct mlkem_arch_backend backend_portable = {
     .name = "portable",
-    .keccakf1600 = mlkem_keccakf1600_portable,
-    .x4_init = mlkem_keccak_x4_init_portable,
-    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_portable,
-    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_portable,
-    .x4_permute = mlkem_keccak_x4_permute_portable,
-    .x8_init = mlkem_keccak_x8_init_portable,
-    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_portable,
-    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_portable,
-    .x8_permute = mlkem_keccak_x8_permute_portable,
-    .x4_min = 4,
-    .x8_min = 0,
-    .ntt = mlkem_ntt_portable,
-    .invntt = mlkem_invntt_portable,
-    .basemul_acc = mlkem_basemul_acc_portable,
-    .rej_uniform = mlkem_rej_uniform_portable,
+    .keccak = &mlkem_keccak_kernels_portable,
+    .poly = &mlkem_poly_kernels_portable,
 };
 
 #if MLKEM_X86
-/* Interleaved x4 / x8 states (arch/keccak_simd.h); init is a plain zeroing
- * in every layout. A vector x4 call costs less than two single
- * permutations, so two streams already gain.
- * avx2 takes five or more streams as one x8 group: two x4 permutations,
- * the same work as two x4 groups, and so the x8 path of kem/sampling.c
- * runs on every AVX2 machine too.
- * avx512 keeps ML-KEM's streams in 256-bit registers (x4 with AVX-512VL,
- * x8_min 0): on the AVX-512 Xeon the 512-bit x8 permutation (875 ticks)
- * saves only ~290 ticks over two 256-bit x4 ones (581 each), about 0.1% of
- * a TLS handshake, while 512-bit instructions can lower an Intel core's
- * clock for all the code around them (certificates, X25519, the record
- * layer). The x8 slots still hold the 512-bit kernel, tested with the rest
- * (keccak_x8_* callers get it).
- * The slots both backends share: the BMI single state, the zeroing inits,
- * the -mavx2 polynomial kernels. */
-#define X86_COMMON_SLOTS                                                      \
-    .keccakf1600 = mlkem_keccakf1600_bmi,                                     \
-    .x4_init = mlkem_keccak_x4_init_portable,                                 \
-    .x8_init = mlkem_keccak_x8_init_portable,                                 \
-    .ntt = mlkem_ntt_avx2,                                                    \
-    .invntt = mlkem_invntt_avx2,                                              \
-    .basemul_acc = mlkem_basemul_acc_avx2,                                    \
-    .rej_uniform = mlkem_rej_uniform_portable
-
-static const struct mlkem_backend backend_avx2 = {
-    .name = "avx2",
-    X86_COMMON_SLOTS,
-    .x4_min = 2,
-    .x8_min = 5,
-    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
-    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
-    .x4_permute = mlkem_keccak_x4_permute_avx2,
-    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx2,
-    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx2,
-    .x8_permute = mlkem_keccak_x8_permute_avx2,
-};
-
-/* The x4 layout is avx2's (same byte functions), permuted with AVX-512VL. */
-static const struct mlkem_backend backend_avx512 = {
-    .name = "avx512",
-    X86_COMMON_SLOTS,
-    .x4_min = 2,
-    .x8_min = 0,
-    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
-    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
-    .x4_permute = mlkem_keccak_x4_permute_avx512,
-    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx512,
-    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx512,
-    .x8_permute = mlkem_keccak_x8_permute_avx512,
-};
-
 static uint64_t xgetbv0(void)
 {
     uint32_t lo, hi;
@@ -132,73 +72,165 @@ unsigned mlkem_x86_cpu(void)
         f |= MLKEM_X86_AVX512;
     return f;
 }
-#endif /* MLKEM_X86 */
+
+/* The polynomial slots both x86 backends share: arch/avx2/poly_avx2.c (the
+ * NTT template compiled with -mavx2), the portable rest. */
+#define X86_POLY_SLOTS                                                        \
+    .ntt = mlkem_ntt_avx2, .ntt_inv = mlkem_ntt_inv_avx2,                     \
+    .ntt_pack = mlkem_ntt_pack_portable, .mulcache = mlkem_mulcache_avx2,     \
+    .multiply_ntts_acc = mlkem_multiply_ntts_acc_avx2,                        \
+    .poly_reduce = mlkem_poly_reduce_portable,                                \
+    .poly_tomont = mlkem_poly_tomont_portable,                                \
+    .byte_encode_12 = mlkem_byte_encode_12_portable,                          \
+    .byte_decode_12 = mlkem_byte_decode_12_portable,                          \
+    .byte_encode_compress = mlkem_byte_encode_compress_portable,              \
+    .decompress_byte_decode = mlkem_decompress_byte_decode_portable,          \
+    .sample_poly_cbd = mlkem_sample_poly_cbd_portable,                        \
+    .sample_ntt_rej = mlkem_sample_ntt_rej_portable
+#endif
+
+#if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
+/* Four interleaved states per x4 (arch/keccak_simd.h), x8 as two such
+ * groups; init is a plain zeroing in every layout. A vector x4 call costs
+ * less than two single permutations, so two streams already gain; five or
+ * more streams go as one x8 group (two x4 permutations, the same work as
+ * two x4 groups). The single state is the BMI round. */
+static const struct mlkem_keccak_kernels keccak_avx2 = {
+    .name = "avx2",
+    .f1600 = mlkem_keccak_f1600_bmi,
+    .x4_init = mlkem_keccak_x4_init_portable,
+    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
+    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
+    .x4_permute = mlkem_keccak_x4_permute_avx2,
+    .x8_init = mlkem_keccak_x8_init_portable,
+    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx2,
+    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx2,
+    .x8_permute = mlkem_keccak_x8_permute_avx2,
+    .x4_min = 2,
+    .x8_min = 5,
+};
+static const struct mlkem_poly_kernels poly_avx2 = {
+    .name = "avx2",
+    X86_POLY_SLOTS,
+};
+static const struct mlkem_arch_backend backend_avx2 = {
+    .name = "avx2",
+    .keccak = &keccak_avx2,
+    .poly = &poly_avx2,
+};
+#endif
+
+#if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
+/* The x4 layout is avx2's (same byte functions), permuted with AVX-512VL.
+ * ML-KEM's streams stay in 256-bit registers (x8_min 0): on an AVX-512
+ * Xeon the 512-bit x8 permutation (875 ticks) saved only ~290 ticks over
+ * two 256-bit x4 ones (581 each), about 0.1% of a TLS handshake, while
+ * 512-bit instructions can lower an Intel core's clock for all the code
+ * around them. The x8 slots still hold the 512-bit kernel, tested with the
+ * rest (mlkem_keccak_x8_* callers get it). */
+static const struct mlkem_keccak_kernels keccak_avx512 = {
+    .name = "avx512",
+    .f1600 = mlkem_keccak_f1600_bmi,
+    .x4_init = mlkem_keccak_x4_init_portable,
+    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
+    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
+    .x4_permute = mlkem_keccak_x4_permute_avx512,
+    .x8_init = mlkem_keccak_x8_init_portable,
+    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx512,
+    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx512,
+    .x8_permute = mlkem_keccak_x8_permute_avx512,
+    .x4_min = 2,
+    .x8_min = 0,
+};
+static const struct mlkem_poly_kernels poly_avx512 = {
+    .name = "avx512",
+    X86_POLY_SLOTS,
+};
+static const struct mlkem_arch_backend backend_avx512 = {
+    .name = "avx512",
+    .keccak = &keccak_avx512,
+    .poly = &poly_avx512,
+};
+#endif
 
 /* Best first; the last entry (portable) runs everywhere. */
-static const struct mlkem_backend *const backends[] = {
-#if MLKEM_X86
+static const struct mlkem_arch_backend *const backends[] = {
+#if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
     &backend_avx512,
+#endif
+#if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
     &backend_avx2,
 #endif
-    &mlkem_backend_portable,
+    &backend_portable,
 };
 #define NBACKENDS (sizeof(backends) / sizeof(backends[0]))
 
-static int runnable(const struct mlkem_backend *b)
+const struct mlkem_arch_backend *const *mlkem_arch_backends(size_t *n)
 {
-#if MLKEM_X86
+    *n = NBACKENDS;
+    return backends;
+}
+
+int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
+{
+#if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
     if (b == &backend_avx512)
         return (mlkem_x86_cpu() & MLKEM_X86_AVX512) != 0;
+#endif
+#if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
     if (b == &backend_avx2)
         return (mlkem_x86_cpu() & MLKEM_X86_AVX2) != 0;
 #endif
-    return b == &mlkem_backend_portable;
+    return b == &backend_portable;
 }
 
-static const struct mlkem_backend *by_name(const char *name)
+static const struct mlkem_arch_backend *by_name(const char *name)
 {
     for (size_t i = 0; i < NBACKENDS; i++)
-        if (strcmp(backends[i]->name, name) == 0 && runnable(backends[i]))
+        if (strcmp(backends[i]->name, name) == 0 &&
+            mlkem_arch_runnable(backends[i]))
             return backends[i];
     return NULL;
 }
 
-/* The choice is a pure function of the CPU and the environment, so a racy
- * first call by two threads stores the same pointer; an atomic keeps the
- * store well defined. */
-static const struct mlkem_backend *_Atomic chosen;
-
-static const struct mlkem_backend *detect(void)
+const struct mlkem_arch_backend *mlkem_arch_detect(void)
 {
     const char *env = secure_getenv("MLKEM_BACKEND");
-    const struct mlkem_backend *b = env != NULL ? by_name(env) : NULL;
+    const struct mlkem_arch_backend *b = env != NULL ? by_name(env) : NULL;
 
     if (b != NULL)
         return b;
     for (size_t i = 0; i < NBACKENDS; i++)
-        if (runnable(backends[i]))
+        if (mlkem_arch_runnable(backends[i]))
             return backends[i];
-    return &mlkem_backend_portable;
+    return &backend_portable;
 }
 
-const struct mlkem_backend *mlkem_backend(void)
+static void install(const struct mlkem_arch_backend *b)
 {
-    const struct mlkem_backend *b = chosen;
-    if (b == NULL) {
-        b = detect();
-        chosen = b;
-    }
-    return b;
+    mlkem_keccak_kernels_install(b->keccak);
+    mlkem_poly_kernels_install(b->poly);
 }
 
-#ifdef MLKEM_TESTING
-int mlkem_backend_force(const char *name)
+int mlkem_arch_use(const char *name)
 {
-    const struct mlkem_backend *b = by_name(name);
+    const struct mlkem_arch_backend *b = by_name(name);
 
     if (b == NULL)
         return 0;
-    chosen = b;
+    install(b);
     return 1;
 }
-#endif
+
+const char *mlkem_arch_current(void)
+{
+    return mlkem_poly_kernels()->name;
+}
+
+/* Load time: the dynamic loader runs this when mlkem.so is mapped (before
+ * OSSL_provider_init), a program before main. The choice is a pure
+ * function of the CPU and the environment. */
+__attribute__((constructor)) static void mlkem_arch_init(void)
+{
+    install(mlkem_arch_detect());
+}

@@ -17,7 +17,7 @@
  *   void KS_FN(permute)(uint64_t *s)
  *       KS_N states, interleaved: lane j (FIPS 202 lane (x,y), j = x + 5y)
  *       of state i is s[KS_N * j + i]; s is aligned to 32 * KS_N / 4 bytes
- *       (keccak_x4 / keccak_x8 are 64-byte aligned);
+ *       (mlkem_keccak_x4 / mlkem_keccak_x8 are 64-byte aligned);
  *   void KS_FN(xor_bytes)(uint64_t *s, unsigned i, unsigned off,
  *                         const uint8_t *in, size_t len)
  *   void KS_FN(extract_bytes)(const uint64_t *s, unsigned i, unsigned off,
@@ -25,7 +25,7 @@
  *       byte access to state i (FIPS 202 B.1 byte order) in that layout
  *       (left out when KS_PERMUTE_ONLY is defined: a backend whose layout
  *       is another backend's reuses that backend's byte functions);
- *   and, when the includer also defines KS_STATE (keccak_x4 / keccak_x8)
+ *   and, when the includer also defines KS_STATE (mlkem_keccak_x4 / mlkem_keccak_x8)
  *   and KS_API(name), the backend-table entry points KS_API(xor_bytes),
  *   KS_API(extract_bytes), KS_API(permute) on that type.
  * This is the layout and the shape of XKCP's KeccakP-1600-times4-SIMD256
@@ -55,7 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "keccak/keccak_internal.h"
+#include "keccak/keccak_lanes.h"
 
 /* One output row of rho + pi + chi: five lanes of A, each XORed with its
  * d and rotated, then chi into E. */
@@ -142,7 +142,7 @@ void KS_FN(permute)(uint64_t *s)
 #ifndef KS_PERMUTE_ONLY
 /* Byte access to state i in the interleaved layout: FIPS 202 B.1 order,
  * byte b of the state is byte b mod 8 of lane b / 8, at
- * s[KS_N * (b / 8) + i] (keccak/keccak_internal.h's strided helpers). */
+ * s[KS_N * (b / 8) + i] (keccak/keccak_lanes.h's strided helpers). */
 void KS_FN(xor_bytes)(uint64_t *s, unsigned i, unsigned off,
                       const uint8_t *in, size_t len)
 {
@@ -156,7 +156,7 @@ void KS_FN(extract_bytes)(const uint64_t *s, unsigned i, unsigned off,
 }
 #endif /* KS_PERMUTE_ONLY */
 
-/* With KS_STATE (keccak_x4 or keccak_x8, holding exactly one interleaved
+/* With KS_STATE (mlkem_keccak_x4 or mlkem_keccak_x8, holding exactly one interleaved
  * group) and KS_API(name), also the backend-table functions. */
 #ifdef KS_STATE
 #ifndef KS_PERMUTE_ONLY

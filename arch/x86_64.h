@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "keccak/keccak.h"
+#include "keccak/keccak_kernels.h"
+#include "kem/poly_kernels.h"
 
 /* Usable features: CPUID says the CPU has them and XCR0 (XGETBV) says the
  * OS saves the register state they need. */
@@ -20,42 +22,44 @@
 #define MLKEM_X86_AVX512 0x2u    /* AVX-512 F + VL, ZMM + opmask state */
 unsigned mlkem_x86_cpu(void);
 
-/* arch/avx2/poly_avx2.c: kem/ntt.c compiled with -mavx2. */
+/* arch/avx2/poly_avx2.c: kem/ntt_template.h compiled with -mavx2. */
 void mlkem_ntt_avx2(int16_t r[256]);
-void mlkem_invntt_avx2(int16_t r[256]);
-void mlkem_basemul_acc_avx2(int16_t r[256], const int16_t *a,
-                            const int16_t *b, unsigned k);
+void mlkem_ntt_inv_avx2(int16_t r[256]);
+void mlkem_mulcache_avx2(int16_t c[128], const int16_t b[256]);
+void mlkem_multiply_ntts_acc_avx2(int16_t r[256], const int16_t *a,
+                                  const int16_t *b, const int16_t *bc,
+                                  unsigned k);
 
 /* arch/avx2/keccak_f1600_bmi.c: one state, BMI1 andn + BMI2 rorx. */
-void mlkem_keccakf1600_bmi(uint64_t *s); /* 25 lanes */
+void mlkem_keccak_f1600_bmi(uint64_t *s); /* 25 lanes */
 
-/* arch/avx2/keccak_x4_avx2.c: four interleaved states per keccak_x4; a
- * keccak_x8 is two such groups. */
-void mlkem_keccak_x4_xor_bytes_avx2(keccak_x4 *st, unsigned lane,
+/* arch/avx2/keccak_x4_avx2.c: four interleaved states per mlkem_keccak_x4; a
+ * mlkem_keccak_x8 is two such groups. */
+void mlkem_keccak_x4_xor_bytes_avx2(mlkem_keccak_x4 *st, unsigned lane,
                                     unsigned offset, const uint8_t *in,
                                     size_t len);
-void mlkem_keccak_x4_extract_bytes_avx2(const keccak_x4 *st, unsigned lane,
+void mlkem_keccak_x4_extract_bytes_avx2(const mlkem_keccak_x4 *st, unsigned lane,
                                         unsigned offset, uint8_t *out,
                                         size_t len);
-void mlkem_keccak_x4_permute_avx2(keccak_x4 *st);
-void mlkem_keccak_x8_xor_bytes_avx2(keccak_x8 *st, unsigned lane,
+void mlkem_keccak_x4_permute_avx2(mlkem_keccak_x4 *st);
+void mlkem_keccak_x8_xor_bytes_avx2(mlkem_keccak_x8 *st, unsigned lane,
                                     unsigned offset, const uint8_t *in,
                                     size_t len);
-void mlkem_keccak_x8_extract_bytes_avx2(const keccak_x8 *st, unsigned lane,
+void mlkem_keccak_x8_extract_bytes_avx2(const mlkem_keccak_x8 *st, unsigned lane,
                                         unsigned offset, uint8_t *out,
                                         size_t len);
-void mlkem_keccak_x8_permute_avx2(keccak_x8 *st);
+void mlkem_keccak_x8_permute_avx2(mlkem_keccak_x8 *st);
 
 /* arch/avx512/: four interleaved states in 256-bit registers with the
  * AVX-512VL instructions (the avx2 layout and byte functions), eight in
  * 512-bit registers. */
-void mlkem_keccak_x4_permute_avx512(keccak_x4 *st);
-void mlkem_keccak_x8_xor_bytes_avx512(keccak_x8 *st, unsigned lane,
+void mlkem_keccak_x4_permute_avx512(mlkem_keccak_x4 *st);
+void mlkem_keccak_x8_xor_bytes_avx512(mlkem_keccak_x8 *st, unsigned lane,
                                       unsigned offset, const uint8_t *in,
                                       size_t len);
-void mlkem_keccak_x8_extract_bytes_avx512(const keccak_x8 *st, unsigned lane,
+void mlkem_keccak_x8_extract_bytes_avx512(const mlkem_keccak_x8 *st, unsigned lane,
                                           unsigned offset, uint8_t *out,
                                           size_t len);
-void mlkem_keccak_x8_permute_avx512(keccak_x8 *st);
+void mlkem_keccak_x8_permute_avx512(mlkem_keccak_x8 *st);
 
 #endif /* MLKEM_ARCH_X86_64_H */

@@ -13,32 +13,32 @@ extern "C" {
 static void bm_keccakf1600(benchmark::State &state)
 {
     uint64_t s[25] = {0};
-    mlkem_bench_ticks(state, [&] { mlkem_keccakf1600(s); });
+    mlkem_bench_ticks(state, [&] { mlkem_keccak_f1600(s); });
     benchmark::DoNotOptimize(s);
 }
 
 static void bm_keccak_x4_permute(benchmark::State &state)
 {
-    keccak_x4 st;
-    keccak_x4_init(&st);
-    mlkem_bench_ticks(state, [&] { keccak_x4_permute(&st); });
+    mlkem_keccak_x4 st;
+    mlkem_keccak_x4_init(&st);
+    mlkem_bench_ticks(state, [&] { mlkem_keccak_x4_permute(&st); });
     benchmark::DoNotOptimize(st);
 }
 
 static void bm_keccak_x8_permute(benchmark::State &state)
 {
-    keccak_x8 st;
-    keccak_x8_init(&st);
-    mlkem_bench_ticks(state, [&] { keccak_x8_permute(&st); });
+    mlkem_keccak_x8 st;
+    mlkem_keccak_x8_init(&st);
+    mlkem_bench_ticks(state, [&] { mlkem_keccak_x8_permute(&st); });
     benchmark::DoNotOptimize(st);
 }
 
 static void bm_shake128_168(benchmark::State &state)
 {
-    uint8_t in[SHAKE128_RATE], out[SHAKE128_RATE];
+    uint8_t in[MLKEM_SHAKE128_RATE], out[MLKEM_SHAKE128_RATE];
     std::memset(in, 0x5c, sizeof(in));
     mlkem_bench_ticks(state, [&] {
-        shake128(out, sizeof(out), in, sizeof(in));
+        mlkem_shake128(out, sizeof(out), in, sizeof(in));
         in[0] ^= out[0];
     });
     benchmark::DoNotOptimize(out);

@@ -9,9 +9,10 @@
  * is shared and noisy).
  *
  * Backends: MLKEM_BENCH_REGISTER(name, fn) registers "name/<backend>" for
- * every backend the MLKEM_TESTING kernel can force on this CPU ("portable",
- * "avx2", "avx512", "neon"); each run forces its backend first and labels
- * itself with the backend name.
+ * every backend compiled in that this CPU can run (arch/dispatch.h); each
+ * run installs its backend first and labels itself with the backend name.
+ * mlkem_bench links the release kernel (mlkem_kernel), the same objects as
+ * mlkem.so, not the MLKEM_TESTING twin with its valgrind annotations.
  */
 #ifndef MLKEM_BENCH_UTIL_H
 #define MLKEM_BENCH_UTIL_H
@@ -30,11 +31,11 @@
 #endif
 
 extern "C" {
-#include "arch/backend.h"
+#include "arch/dispatch.h"
 }
 
-#ifndef MLKEM_TESTING
-#error "bench/ links the MLKEM_TESTING kernel (mlkem_core_testing)"
+#ifdef MLKEM_TESTING
+#error "bench/ links the release kernel (mlkem_kernel), not the testing one"
 #endif
 
 /* The tick counter. */
@@ -70,30 +71,26 @@ static void mlkem_bench_ticks(benchmark::State &state, Op &&op,
         state.counters["ticks"] = *mid;
     }
     state.SetItemsProcessed((int64_t)state.iterations() * batch);
-    state.SetLabel(mlkem_backend()->name);
+    state.SetLabel(mlkem_arch_current());
 }
-
-/* The backend names arch/dispatch.c may know. */
-static const char *const mlkem_bench_backends[] = {"portable", "avx2",
-                                                   "avx512", "neon"};
 
 /* Register fn as "name/<backend>" for each backend this CPU can run. */
 static inline int mlkem_bench_register(const char *name,
                                        void (*fn)(benchmark::State &))
 {
-    const char *detected = mlkem_backend()->name;
-    for (const char *b : mlkem_bench_backends) {
-        if (!mlkem_backend_force(b))
+    size_t n;
+    const struct mlkem_arch_backend *const *all = mlkem_arch_backends(&n);
+    for (size_t i = n; i-- > 0;) {
+        const char *b = all[i]->name;
+        if (!mlkem_arch_runnable(all[i]))
             continue;
         std::string full = std::string(name) + "/" + b;
         benchmark::RegisterBenchmark(full.c_str(),
                                      [fn, b](benchmark::State &st) {
-                                         mlkem_backend_force(b);
+                                         mlkem_arch_use(b);
                                          fn(st);
                                      });
     }
-    /* Put the CPU's own choice back for code that runs later. */
-    mlkem_backend_force(detected);
     return 0;
 }
 

@@ -10,8 +10,8 @@
  */
 #include "keccak/keccak.h"
 
-#include "arch/backend.h"
-#include "keccak/keccak_internal.h"
+#include "keccak/keccak_kernels.h"
+#include "keccak/keccak_lanes.h"
 
 /* Round constants RC[i_r] of iota (FIPS 202 §3.2.5, Algorithm 6, built from
  * rc(t) of Algorithm 5); test/keccak recomputes them from the LFSR. */
@@ -155,7 +155,7 @@ const uint64_t mlkem_keccak_rc[24] = {
  * logic); BMI1/BMI2 (andn, rorx) would save copies but are ISA flags,
  * which keccak/ does not use.
  */
-void mlkem_keccakf1600_portable(uint64_t s[25])
+void mlkem_keccak_f1600_portable(uint64_t s[25])
 {
     uint64_t a00 = s[0], a01 = ~s[1], a02 = ~s[2], a03 = s[3], a04 = s[4];
     uint64_t a05 = s[5], a06 = s[6], a07 = s[7], a08 = ~s[8], a09 = s[9];
@@ -177,7 +177,7 @@ void mlkem_keccakf1600_portable(uint64_t s[25])
     s[20] = ~a20, s[21] = a21, s[22] = a22, s[23] = a23, s[24] = a24;
 }
 
-void mlkem_keccakf1600(uint64_t s[25])
+void mlkem_keccak_f1600(uint64_t s[25])
 {
-    mlkem_backend()->keccakf1600(s);
+    mlkem_keccak_kernels()->f1600(s);
 }

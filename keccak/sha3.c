@@ -17,9 +17,12 @@
  */
 #include "keccak/keccak.h"
 
-#include "keccak/keccak_internal.h"
+#include <string.h>
 
-void keccak_init(keccak_ctx *ctx, unsigned rate)
+#include "common/ct.h"
+#include "keccak/keccak_lanes.h"
+
+void mlkem_keccak_init(mlkem_keccak_ctx *ctx, unsigned rate)
 {
     memset(ctx->s, 0, sizeof(ctx->s));
     ctx->pos = 0;
@@ -28,7 +31,7 @@ void keccak_init(keccak_ctx *ctx, unsigned rate)
 
 /* Algorithm 8, steps 1-6 (absorbing), incrementally: pos counts the bytes
  * already XORed into the current block, 0 <= pos < rate between calls. */
-void keccak_absorb(keccak_ctx *ctx, const uint8_t *in, size_t len)
+void mlkem_keccak_absorb(mlkem_keccak_ctx *ctx, const uint8_t *in, size_t len)
 {
     const unsigned rate = ctx->rate;
     unsigned pos = ctx->pos;
@@ -40,7 +43,7 @@ void keccak_absorb(keccak_ctx *ctx, const uint8_t *in, size_t len)
         len -= n;
         pos += (unsigned)n;
         if (pos == rate) {
-            mlkem_keccakf1600(ctx->s);
+            mlkem_keccak_f1600(ctx->s);
             pos = 0;
         }
     }
@@ -51,7 +54,7 @@ void keccak_absorb(keccak_ctx *ctx, const uint8_t *in, size_t len)
  * the last byte of the block (the two coincide when pos == rate - 1). The
  * final permutation is left to the first squeeze: pos = rate marks the
  * block as used up. */
-void keccak_finalize(keccak_ctx *ctx, uint8_t dsbyte)
+void mlkem_keccak_finalize(mlkem_keccak_ctx *ctx, uint8_t dsbyte)
 {
     const uint8_t last = 0x80;
     mlkem_state_xor_bytes(ctx->s, ctx->pos, &dsbyte, 1);
@@ -61,14 +64,14 @@ void keccak_finalize(keccak_ctx *ctx, uint8_t dsbyte)
 
 /* Algorithm 8, steps 7-10 (squeezing), incrementally: pos counts the bytes
  * of the current block already handed out. */
-void keccak_squeeze(keccak_ctx *ctx, uint8_t *out, size_t len)
+void mlkem_keccak_squeeze(mlkem_keccak_ctx *ctx, uint8_t *out, size_t len)
 {
     const unsigned rate = ctx->rate;
     unsigned pos = ctx->pos;
 
     while (len > 0) {
         if (pos == rate) {
-            mlkem_keccakf1600(ctx->s);
+            mlkem_keccak_f1600(ctx->s);
             pos = 0;
         }
         size_t n = rate - pos < len ? rate - pos : len;
@@ -80,99 +83,102 @@ void keccak_squeeze(keccak_ctx *ctx, uint8_t *out, size_t len)
     ctx->pos = pos;
 }
 
-void shake128_init(keccak_ctx *ctx)
+void mlkem_shake128_init(mlkem_keccak_ctx *ctx)
 {
-    keccak_init(ctx, SHAKE128_RATE);
+    mlkem_keccak_init(ctx, MLKEM_SHAKE128_RATE);
 }
 
-void shake256_init(keccak_ctx *ctx)
+void mlkem_shake256_init(mlkem_keccak_ctx *ctx)
 {
-    keccak_init(ctx, SHAKE256_RATE);
+    mlkem_keccak_init(ctx, MLKEM_SHAKE256_RATE);
 }
 
-void shake_finalize(keccak_ctx *ctx)
+void mlkem_shake_finalize(mlkem_keccak_ctx *ctx)
 {
-    keccak_finalize(ctx, 0x1f);
+    mlkem_keccak_finalize(ctx, 0x1f);
 }
 
 /* Whole blocks: permute, then copy the rate part out. Valid when the current
  * block is used up (pos == rate, right after finalize or squeezeblocks). */
-void shake_squeezeblocks(keccak_ctx *ctx, uint8_t *out, size_t nblocks)
+void mlkem_keccak_squeezeblocks(mlkem_keccak_ctx *ctx, uint8_t *out,
+                                size_t nblocks)
 {
     const unsigned rate = ctx->rate;
 
     for (size_t i = 0; i < nblocks; i++) {
-        mlkem_keccakf1600(ctx->s);
+        mlkem_keccak_f1600(ctx->s);
         mlkem_state_extract_bytes(ctx->s, 0, out, rate);
         out += rate;
     }
 }
 
-void sha3_256_init(keccak_ctx *ctx)
+void mlkem_sha3_256_init(mlkem_keccak_ctx *ctx)
 {
-    keccak_init(ctx, SHA3_256_RATE);
+    mlkem_keccak_init(ctx, MLKEM_SHA3_256_RATE);
 }
 
-void sha3_512_init(keccak_ctx *ctx)
+void mlkem_sha3_512_init(mlkem_keccak_ctx *ctx)
 {
-    keccak_init(ctx, SHA3_512_RATE);
+    mlkem_keccak_init(ctx, MLKEM_SHA3_512_RATE);
 }
 
 /* The digest is the first 32 / 64 bytes of the first squeezed block
  * (d < r, so Algorithm 8 stops after one block). */
-void sha3_256_final(keccak_ctx *ctx, uint8_t out[32])
+void mlkem_sha3_256_final(mlkem_keccak_ctx *ctx, uint8_t out[32])
 {
-    keccak_finalize(ctx, 0x06);
-    mlkem_keccakf1600(ctx->s);
+    mlkem_keccak_finalize(ctx, 0x06);
+    mlkem_keccak_f1600(ctx->s);
     mlkem_state_extract_bytes(ctx->s, 0, out, 32);
-    keccak_ctx_cleanse(ctx);
+    mlkem_keccak_ctx_cleanse(ctx);
 }
 
-void sha3_512_final(keccak_ctx *ctx, uint8_t out[64])
+void mlkem_sha3_512_final(mlkem_keccak_ctx *ctx, uint8_t out[64])
 {
-    keccak_finalize(ctx, 0x06);
-    mlkem_keccakf1600(ctx->s);
+    mlkem_keccak_finalize(ctx, 0x06);
+    mlkem_keccak_f1600(ctx->s);
     mlkem_state_extract_bytes(ctx->s, 0, out, 64);
-    keccak_ctx_cleanse(ctx);
+    mlkem_keccak_ctx_cleanse(ctx);
 }
 
-void sha3_256(uint8_t out[32], const uint8_t *in, size_t len)
+void mlkem_sha3_256(uint8_t out[32], const uint8_t *in, size_t len)
 {
-    keccak_ctx ctx;
-    sha3_256_init(&ctx);
-    keccak_absorb(&ctx, in, len);
-    sha3_256_final(&ctx, out); /* cleanses ctx */
+    mlkem_keccak_ctx ctx;
+    mlkem_sha3_256_init(&ctx);
+    mlkem_keccak_absorb(&ctx, in, len);
+    mlkem_sha3_256_final(&ctx, out); /* cleanses ctx */
 }
 
-void sha3_512(uint8_t out[64], const uint8_t *in, size_t len)
+void mlkem_sha3_512(uint8_t out[64], const uint8_t *in, size_t len)
 {
-    keccak_ctx ctx;
-    sha3_512_init(&ctx);
-    keccak_absorb(&ctx, in, len);
-    sha3_512_final(&ctx, out); /* cleanses ctx */
+    mlkem_keccak_ctx ctx;
+    mlkem_sha3_512_init(&ctx);
+    mlkem_keccak_absorb(&ctx, in, len);
+    mlkem_sha3_512_final(&ctx, out); /* cleanses ctx */
 }
 
-void shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t len)
+void mlkem_shake128(uint8_t *out, size_t outlen, const uint8_t *in,
+                    size_t len)
 {
-    keccak_ctx ctx;
-    shake128_init(&ctx);
-    keccak_absorb(&ctx, in, len);
-    shake_finalize(&ctx);
-    keccak_squeeze(&ctx, out, outlen);
-    keccak_ctx_cleanse(&ctx);
+    mlkem_keccak_ctx ctx;
+    mlkem_shake128_init(&ctx);
+    mlkem_keccak_absorb(&ctx, in, len);
+    mlkem_shake_finalize(&ctx);
+    mlkem_keccak_squeeze(&ctx, out, outlen);
+    mlkem_keccak_ctx_cleanse(&ctx);
 }
 
-void shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t len)
+void mlkem_shake256(uint8_t *out, size_t outlen, const uint8_t *in,
+                    size_t len)
 {
-    keccak_ctx ctx;
-    shake256_init(&ctx);
-    keccak_absorb(&ctx, in, len);
-    shake_finalize(&ctx);
-    keccak_squeeze(&ctx, out, outlen);
-    keccak_ctx_cleanse(&ctx);
+    mlkem_keccak_ctx ctx;
+    mlkem_shake256_init(&ctx);
+    mlkem_keccak_absorb(&ctx, in, len);
+    mlkem_shake_finalize(&ctx);
+    mlkem_keccak_squeeze(&ctx, out, outlen);
+    mlkem_keccak_ctx_cleanse(&ctx);
 }
 
-void keccak_ctx_cleanse(keccak_ctx *ctx)
+void mlkem_keccak_ctx_cleanse(mlkem_keccak_ctx *ctx)
 {
     mlkem_cleanse(ctx, sizeof(*ctx));
 }

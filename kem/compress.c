@@ -31,6 +31,8 @@
  */
 #include "kem/poly.h"
 
+#include "common/compiler.h"
+#include "common/ct.h"
 #include "kem/reduce.h"
 
 #define MLKEM_COMPRESS_SHIFT 19
@@ -64,12 +66,6 @@ uint16_t mlkem_decompress_d(uint16_t y, unsigned d)
 {
     return decompress_d(y, d);
 }
-
-#if defined(__GNUC__) || defined(__clang__)
-#define MLKEM_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define MLKEM_ALWAYS_INLINE inline
-#endif
 
 /*
  * ByteEncode_d (Algorithm 5) of 256 values below 2^d: value i occupies bits
@@ -144,7 +140,9 @@ static MLKEM_ALWAYS_INLINE void byte_decode(uint16_t t[256], const uint8_t *in,
 }
 
 /* ByteEncode_d(Compress_d(a)): Compress_d of every coefficient
- * (vectorizable), then the packing. Input |a_i| < q. */
+ * (vectorizable), then the packing. Input |a_i| < q. In decapsulation the
+ * output is the re-encryption c', which for a rejected ciphertext carries
+ * information about m', so the buffer is wiped. */
 static MLKEM_ALWAYS_INLINE void compress_encode(uint8_t *out,
                                                 const int16_t a[256],
                                                 unsigned d)
@@ -153,6 +151,7 @@ static MLKEM_ALWAYS_INLINE void compress_encode(uint8_t *out,
     for (unsigned i = 0; i < 256; i++)
         t[i] = compress_d((uint16_t)mlkem_caddq(a[i]), d);
     byte_encode(out, t, d);
+    mlkem_cleanse(t, sizeof(t));
 }
 
 /* Decompress_d(ByteDecode_d(in)). */
@@ -166,36 +165,10 @@ static MLKEM_ALWAYS_INLINE void decode_decompress(int16_t r[256],
         r[i] = (int16_t)decompress_d(t[i], d);
 }
 
-/* Implements FIPS 203, Algorithm 14, lines 22-23 (one polynomial of c1 with
- * d = du, or c2 with d = dv). Input |a_i| < q. */
-void mlkem_poly_compress(uint8_t *out, const int16_t a[256], unsigned d)
-{
-    switch (d) {
-    case 4: compress_encode(out, a, 4); break;
-    case 5: compress_encode(out, a, 5); break;
-    case 10: compress_encode(out, a, 10); break;
-    case 11: compress_encode(out, a, 11); break;
-    default: compress_encode(out, a, d); break;
-    }
-}
-
-/* Implements FIPS 203, Algorithm 15, lines 3-4 (one polynomial of u' with
- * d = du, or v' with d = dv). Output in [0, q). */
-void mlkem_poly_decompress(int16_t r[256], const uint8_t *in, unsigned d)
-{
-    switch (d) {
-    case 4: decode_decompress(r, in, 4); break;
-    case 5: decode_decompress(r, in, 5); break;
-    case 10: decode_decompress(r, in, 10); break;
-    case 11: decode_decompress(r, in, 11); break;
-    default: decode_decompress(r, in, d); break;
-    }
-}
-
 /* Implements FIPS 203, Algorithm 14, line 20: mu = Decompress_1(
  * ByteDecode_1(m)). Bit b of m becomes b * 1665 through a mask, with no
  * branch on the (secret) message. */
-void mlkem_poly_frommsg(int16_t r[256], const uint8_t m[32])
+static void decode_message(int16_t r[256], const uint8_t m[32])
 {
     for (unsigned i = 0; i < 32; i++) {
         for (unsigned j = 0; j < 8; j++) {
@@ -207,7 +180,7 @@ void mlkem_poly_frommsg(int16_t r[256], const uint8_t m[32])
 
 /* Implements FIPS 203, Algorithm 15, line 7: m = ByteEncode_1(Compress_1(w)).
  * Input |a_i| < q; the secret bits are computed arithmetically. */
-void mlkem_poly_tomsg(uint8_t m[32], const int16_t a[256])
+static void encode_message(uint8_t m[32], const int16_t a[256])
 {
     for (unsigned i = 0; i < 32; i++) {
         uint8_t byte = 0;
@@ -216,5 +189,37 @@ void mlkem_poly_tomsg(uint8_t m[32], const int16_t a[256])
             byte |= (uint8_t)(compress_d(x, 1) << j);
         }
         m[i] = byte;
+    }
+}
+
+/* Implements FIPS 203, Algorithm 14, lines 22-23 (one polynomial of c1 with
+ * d = du, or c2 with d = dv) and Algorithm 15, line 7 (d = 1). Input
+ * |a_i| < q. */
+void mlkem_byte_encode_compress_portable(uint8_t *out, const int16_t a[256],
+                                         unsigned d)
+{
+    switch (d) {
+    case 1: encode_message(out, a); break;
+    case 4: compress_encode(out, a, 4); break;
+    case 5: compress_encode(out, a, 5); break;
+    case 10: compress_encode(out, a, 10); break;
+    case 11: compress_encode(out, a, 11); break;
+    default: compress_encode(out, a, d); break;
+    }
+}
+
+/* Implements FIPS 203, Algorithm 15, lines 3-4 (one polynomial of u' with
+ * d = du, or v' with d = dv) and Algorithm 14, line 20 (d = 1). Output in
+ * [0, q). */
+void mlkem_decompress_byte_decode_portable(int16_t r[256], const uint8_t *in,
+                                           unsigned d)
+{
+    switch (d) {
+    case 1: decode_message(r, in); break;
+    case 4: decode_decompress(r, in, 4); break;
+    case 5: decode_decompress(r, in, 5); break;
+    case 10: decode_decompress(r, in, 10); break;
+    case 11: decode_decompress(r, in, 11); break;
+    default: decode_decompress(r, in, d); break;
     }
 }

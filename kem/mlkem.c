@@ -22,16 +22,11 @@
 
 #include <string.h>
 
-#include "arch/backend.h"
+#include "common/ct.h"
 #include "keccak/keccak.h"
-#include "kem/ct.h"
 #include "kem/kpke.h"
 #include "kem/poly.h"
 #include "kem/sampling.h"
-
-#if !defined(__GNUC__) && !defined(__clang__)
-volatile uint32_t mlkem_ct_opt_blocker = 0;
-#endif
 
 const char *mlkem_strerror(int err)
 {
@@ -68,7 +63,7 @@ static int parse_ek(const mlkem_params *p, int16_t (*t_hat)[256],
     if (len != p->ek_bytes)
         return MLKEM_ERR_LENGTH;
     for (unsigned i = 0; i < p->k; i++)
-        ok &= mlkem_poly_frombytes(t_hat[i], ek + 384 * i);
+        ok &= mlkem_byte_decode_12(t_hat[i], ek + 384 * i);
     return ok ? MLKEM_OK : MLKEM_ERR_EK_MODULUS;
 }
 
@@ -94,14 +89,14 @@ static int parse_dk(const mlkem_params *p, int16_t (*t_hat)[256],
     if (len != p->dk_bytes)
         return MLKEM_ERR_LENGTH;
     /* §7.3 hash check: both sides are public (a hash of the public ek). */
-    sha3_256(h, ek, p->ek_bytes);
+    mlkem_sha3_256(h, ek, p->ek_bytes);
     if (mlkem_ct_memneq(h, ek + p->ek_bytes, 32))
         return MLKEM_ERR_DK_HASH;
     ret = parse_ek(p, t_hat, ek, p->ek_bytes);
     if (ret != MLKEM_OK)
         return ret;
     for (unsigned i = 0; i < k; i++)
-        ok &= mlkem_poly_frombytes(s_hat[i], dk + 384 * i);
+        ok &= mlkem_byte_decode_12(s_hat[i], dk + 384 * i);
     MLKEM_CT_DECLASSIFY(&ok, sizeof(ok)); /* the verdict is the error code */
     return mlkem_ct_barrier_u32(ok) ? MLKEM_OK : MLKEM_ERR_DK_MODULUS;
 }
@@ -184,7 +179,7 @@ int mlkem_key_generate(mlkem_key *key, const uint8_t d[32],
     mlkem_kpke_keygen(p, key->ek, key->t_hat, key->s_hat, key->a_hat,
                       key->rho, d);
     /* Line 3's H(ek), cached. */
-    sha3_256(key->h, key->ek, p->ek_bytes);
+    mlkem_sha3_256(key->h, key->ek, p->ek_bytes);
     memcpy(key->z, z, 32);
     memcpy(key->seed, d, 32);
     memcpy(key->seed + 32, z, 32);
@@ -207,8 +202,8 @@ int mlkem_key_set_ek(mlkem_key *key, const uint8_t *ek, size_t len)
     }
     memcpy(key->ek, ek, p->ek_bytes);
     memcpy(key->rho, ek + 384 * p->k, 32);
-    sha3_256(key->h, ek, p->ek_bytes);
-    mlkem_gen_matrix_transposed(key->a_hat, key->rho, p->k);
+    mlkem_sha3_256(key->h, ek, p->ek_bytes);
+    mlkem_sample_ntt_matrix_transposed(key->a_hat, key->rho, p->k);
     key->flags = MLKEM_KEY_HAS_PUB;
     return MLKEM_OK;
 }
@@ -231,7 +226,7 @@ int mlkem_key_set_dk(mlkem_key *key, const uint8_t *dk, size_t len)
     memcpy(key->h, ek + p->ek_bytes, 32);
     memcpy(key->z, ek + p->ek_bytes + 32, 32);
     memcpy(key->rho, ek + 384 * p->k, 32);
-    mlkem_gen_matrix_transposed(key->a_hat, key->rho, p->k);
+    mlkem_sample_ntt_matrix_transposed(key->a_hat, key->rho, p->k);
     key->flags = MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV;
     return MLKEM_OK;
 }
@@ -253,7 +248,7 @@ int mlkem_key_encode_dk(const mlkem_key *key, uint8_t *out)
     if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PRIV))
         return MLKEM_ERR_NO_KEY;
     for (unsigned i = 0; i < p->k; i++)
-        mlkem_poly_tobytes(out + 384 * i, key->s_hat[i]);
+        mlkem_byte_encode_12(out + 384 * i, key->s_hat[i]);
     memcpy(out + 384 * p->k, key->ek, p->ek_bytes);
     memcpy(out + 384 * p->k + p->ek_bytes, key->h, 32);
     memcpy(out + 384 * p->k + p->ek_bytes + 32, key->z, 32);
@@ -279,7 +274,7 @@ int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
     /* Line 1: (K, r) = G(m || H(ek)). */
     memcpy(in, m, 32);
     memcpy(in + 32, key->h, 32);
-    sha3_512(g, in, 64);
+    mlkem_sha3_512(g, in, 64);
     /* Line 2: c = K-PKE.Encrypt(ek, m, r). */
     mlkem_kpke_encrypt(p, c, (const int16_t(*)[256])key->t_hat,
                        (const int16_t(*)[256])key->a_hat, m, g + 32);
@@ -302,7 +297,7 @@ int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
     const mlkem_params *p = key->params;
     uint8_t mh[64], g[64], kbar[32];
     uint8_t cp[MLKEM_MAX_CT_BYTES];
-    keccak_ctx j;
+    mlkem_keccak_ctx j;
 
     if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PRIV)) {
         mlkem_cleanse(K, 32);
@@ -316,14 +311,14 @@ int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
     mlkem_kpke_decrypt(p, mh, (const int16_t(*)[256])key->s_hat, c);
     /* Line 6: (K', r') = G(m' || h). */
     memcpy(mh + 32, key->h, 32);
-    sha3_512(g, mh, 64);
+    mlkem_sha3_512(g, mh, 64);
     /* Line 7: K-bar = J(z || c) = SHAKE256(z || c, 32). */
-    shake256_init(&j);
-    shake_absorb(&j, key->z, 32);
-    shake_absorb(&j, c, c_len);
-    shake_finalize(&j);
-    shake_squeeze(&j, kbar, 32);
-    keccak_ctx_cleanse(&j);
+    mlkem_shake256_init(&j);
+    mlkem_keccak_absorb(&j, key->z, 32);
+    mlkem_keccak_absorb(&j, c, c_len);
+    mlkem_shake_finalize(&j);
+    mlkem_keccak_squeeze(&j, kbar, 32);
+    mlkem_keccak_ctx_cleanse(&j);
     /* Line 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
     mlkem_kpke_encrypt(p, cp, (const int16_t(*)[256])key->t_hat,
                        (const int16_t(*)[256])key->a_hat, mh, g + 32);
@@ -494,5 +489,5 @@ int mlkem_encaps(const mlkem_params *p, uint8_t *c, uint8_t K[32],
 
 const char *mlkem_backend_name(void)
 {
-    return mlkem_backend()->name;
+    return mlkem_poly_kernels()->name;
 }

@@ -27,11 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define MLKEM_MUST_CHECK __attribute__((warn_unused_result))
-#else
-#define MLKEM_MUST_CHECK
-#endif
+#include "common/compiler.h"
 
 #define MLKEM_N 256
 #define MLKEM_Q 3329

@@ -1,20 +1,19 @@
 /*
- * poly.c: arithmetic on polynomials and vectors, and ByteEncode_12 /
- * ByteDecode_12 (the only encoding of uncompressed coefficients).
+ * poly.c: arithmetic on polynomials and vectors, the portable Barrett,
+ * Montgomery and ByteEncode_12 / ByteDecode_12 kernels, and the calls into
+ * the installed kernel set (kem/poly_kernels.h).
  *
  * References
  *   [FIPS203] NIST FIPS 203: Algorithms 5-6 (ByteEncode_d, ByteDecode_d),
  *             §4.3 (NTT-domain arithmetic), §7.2 (modulus check).
- *
- * The NTT, its inverse and the NTT-domain product are reached through
- * mlkem_backend() once per polynomial (or per row), so architecture backends
- * replace them without touching this file.
  */
 #include "kem/poly.h"
 
-#include "arch/backend.h"
-#include "kem/ct.h"
+#include "common/bytes.h"
+#include "common/ct.h"
 #include "kem/reduce.h"
+
+/* ---- Element-wise -------------------------------------------------------- */
 
 void mlkem_poly_add(int16_t r[256], const int16_t a[256], const int16_t b[256])
 {
@@ -28,19 +27,21 @@ void mlkem_poly_sub(int16_t r[256], const int16_t a[256], const int16_t b[256])
         r[i] = (int16_t)(a[i] - b[i]);
 }
 
-void mlkem_poly_reduce(int16_t r[256])
-{
-    for (unsigned i = 0; i < 256; i++)
-        r[i] = mlkem_barrett_reduce(r[i]);
-}
-
 void mlkem_poly_normalize(int16_t r[256])
 {
     for (unsigned i = 0; i < 256; i++)
         r[i] = mlkem_caddq(mlkem_barrett_reduce(r[i]));
 }
 
-void mlkem_poly_tomont(int16_t r[256])
+/* ---- Portable kernels ---------------------------------------------------- */
+
+void mlkem_poly_reduce_portable(int16_t r[256])
+{
+    for (unsigned i = 0; i < 256; i++)
+        r[i] = mlkem_barrett_reduce(r[i]);
+}
+
+void mlkem_poly_tomont_portable(int16_t r[256])
 {
     /* fqmul(x, 2^32 mod q) = x * 2^32 * 2^-16 = x * 2^16; |x * 1353| <=
      * 2^15 * 1353 < q * 2^15, so any int16_t input is allowed. */
@@ -48,27 +49,10 @@ void mlkem_poly_tomont(int16_t r[256])
         r[i] = mlkem_fqmul_pre(r[i], MLKEM_MONT2, MLKEM_MONT2_QINV);
 }
 
-void mlkem_poly_ntt(int16_t r[256])
+/* The portable set keeps T_q in the spec's order. */
+void mlkem_ntt_pack_portable(int16_t r[256])
 {
-    mlkem_backend()->ntt(r);
-    mlkem_poly_reduce(r);
-}
-
-void mlkem_poly_invntt_tomont(int16_t r[256])
-{
-    mlkem_backend()->invntt(r);
-}
-
-void mlkem_polyvec_ntt(int16_t (*v)[256], unsigned k)
-{
-    for (unsigned i = 0; i < k; i++)
-        mlkem_poly_ntt(v[i]);
-}
-
-void mlkem_polyvec_basemul_acc(int16_t r[256], const int16_t (*a)[256],
-                               const int16_t (*b)[256], unsigned k)
-{
-    mlkem_backend()->basemul_acc(r, &a[0][0], &b[0][0], k);
+    (void)r;
 }
 
 /*
@@ -81,8 +65,9 @@ void mlkem_polyvec_basemul_acc(int16_t r[256], const int16_t (*a)[256],
 /* Implements FIPS 203, Algorithm 5 (ByteEncode_12): two 12-bit values per
  * three bytes, little-endian bit order (the spec's bit array read 8 bits per
  * byte, least significant first), written 24 bytes at a time. The
- * canonical representatives are formed first in a vectorizable loop. */
-void mlkem_poly_tobytes(uint8_t out[384], const int16_t a[256])
+ * canonical representatives are formed first in a vectorizable loop; they
+ * are secret when s is encoded (dk), so the buffer is wiped. */
+void mlkem_byte_encode_12_portable(uint8_t out[384], const int16_t a[256])
 {
     uint16_t t[256];
     for (unsigned i = 0; i < 256; i++)
@@ -102,6 +87,7 @@ void mlkem_poly_tobytes(uint8_t out[384], const int16_t a[256])
         mlkem_store64le(out + 24 * g + 8, w1);
         mlkem_store64le(out + 24 * g + 16, w2);
     }
+    mlkem_cleanse(t, sizeof(t));
 }
 
 /* Implements FIPS 203, Algorithm 6 (ByteDecode_12) lines 1-4 without the
@@ -110,7 +96,8 @@ void mlkem_poly_tobytes(uint8_t out[384], const int16_t a[256])
  * those differences collects a set sign bit for any unreduced value. The
  * bytes are read 24 at a time as three words; the check is a separate
  * vectorizable loop; the barrier sits on the result. */
-uint32_t mlkem_poly_frombytes(int16_t r[256], const uint8_t in[384])
+uint32_t mlkem_byte_decode_12_portable(int16_t r[256],
+                                       const uint8_t in[384])
 {
     int32_t bad = 0;
     for (unsigned g = 0; g < 16; g++) {
@@ -139,4 +126,72 @@ uint32_t mlkem_poly_frombytes(int16_t r[256], const uint8_t in[384])
         bad |= MLKEM_Q - 1 - (int32_t)r[i];
     /* all ones if the sign bit of bad is clear */
     return (mlkem_ct_barrier_u32((uint32_t)bad) >> 31) - 1u;
+}
+
+/* ---- Through the installed kernel set ------------------------------------ */
+
+void mlkem_poly_reduce(int16_t r[256])
+{
+    mlkem_poly_kernels()->poly_reduce(r);
+}
+
+void mlkem_poly_tomont(int16_t r[256])
+{
+    mlkem_poly_kernels()->poly_tomont(r);
+}
+
+void mlkem_poly_ntt(int16_t r[256])
+{
+    const struct mlkem_poly_kernels *pk = mlkem_poly_kernels();
+    pk->ntt(r);
+    pk->poly_reduce(r);
+}
+
+void mlkem_polyvec_ntt(int16_t (*v)[256], unsigned k)
+{
+    for (unsigned i = 0; i < k; i++)
+        mlkem_poly_ntt(v[i]);
+}
+
+void mlkem_poly_ntt_inv_tomont(int16_t r[256])
+{
+    mlkem_poly_kernels()->ntt_inv(r);
+}
+
+void mlkem_polyvec_mulcache(int16_t (*c)[128], const int16_t (*b)[256],
+                            unsigned k)
+{
+    const struct mlkem_poly_kernels *pk = mlkem_poly_kernels();
+    for (unsigned i = 0; i < k; i++)
+        pk->mulcache(c[i], b[i]);
+}
+
+void mlkem_polyvec_multiply_ntts_acc(int16_t r[256], const int16_t (*a)[256],
+                                     const int16_t (*b)[256],
+                                     const int16_t (*bc)[128], unsigned k)
+{
+    mlkem_poly_kernels()->multiply_ntts_acc(r, &a[0][0], &b[0][0], &bc[0][0],
+                                            k);
+}
+
+void mlkem_byte_encode_12(uint8_t out[384], const int16_t a[256])
+{
+    mlkem_poly_kernels()->byte_encode_12(out, a);
+}
+
+uint32_t mlkem_byte_decode_12(int16_t r[256], const uint8_t in[384])
+{
+    return mlkem_poly_kernels()->byte_decode_12(r, in);
+}
+
+void mlkem_byte_encode_compress(uint8_t *out, const int16_t a[256],
+                                unsigned d)
+{
+    mlkem_poly_kernels()->byte_encode_compress(out, a, d);
+}
+
+void mlkem_decompress_byte_decode(int16_t r[256], const uint8_t *in,
+                                  unsigned d)
+{
+    mlkem_poly_kernels()->decompress_byte_decode(r, in, d);
 }

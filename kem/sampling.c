@@ -1,7 +1,7 @@
 /*
  * sampling.c: SampleNTT (Algorithm 7) for the matrix Â, SamplePolyCBD
- * (Algorithm 8) with PRF for s, e, y, e1, e2, and the portable rejection
- * kernel.
+ * (Algorithm 8) with PRF for s, e, y, e1, e2, and their portable kernels
+ * (the rejection loop and the centred binomial distribution).
  *
  * References
  *   [FIPS203] NIST FIPS 203: Algorithms 7, 8; §4.1 (PRF, XOF); Algorithm 13
@@ -9,10 +9,10 @@
  *   [FIPS202] NIST FIPS 202: SHAKE128 (rate 168), SHAKE256 (rate 136).
  *
  * Permutation budget (see kem/sampling.h): independent streams go through
- * keccak_x8 / keccak_x4 in groups sized by the backend (arch/backend.h
- * x8_min / x4_min: the portable backend uses groups of exactly four, a
- * vector backend also fills part of a group), leftovers through single
- * sponges. SampleNTT squeezes 3 SHAKE128 blocks (504 bytes, 336
+ * x8 / x4 states in groups sized by the installed Keccak set
+ * (keccak/keccak_kernels.h x8_min / x4_min: the portable set uses groups of
+ * exactly four, a vector set also fills part of a group), leftovers through
+ * single sponges. SampleNTT squeezes 3 SHAKE128 blocks (504 bytes, 336
  * candidates) at once, which is enough with probability about 0.992, and
  * then one block at a time only for the streams still short (a short lane
  * of a group continues in a single-state sponge unless all its lanes are
@@ -22,9 +22,10 @@
 
 #include <string.h>
 
-#include "arch/backend.h"
+#include "common/bytes.h"
+#include "common/ct.h"
 #include "keccak/keccak.h"
-#include "kem/ct.h"
+#include "keccak/keccak_kernels.h"
 #include "kem/mlkem.h"
 #include "kem/poly.h"
 
@@ -47,8 +48,8 @@
  * wrap past 2^31). The last few slots are filled by the literal form of
  * lines 8-11.
  */
-unsigned mlkem_rej_uniform_portable(int16_t *r, unsigned len,
-                                    const uint8_t *buf, size_t buflen)
+unsigned mlkem_sample_ntt_rej_portable(int16_t *r, unsigned len,
+                                       const uint8_t *buf, size_t buflen)
 {
     unsigned ctr = 0;
     size_t pos = 0;
@@ -87,31 +88,32 @@ unsigned mlkem_rej_uniform_portable(int16_t *r, unsigned len,
  * (Algorithm 7 lines 1-4 absorb, then the loop of lines 5-12 blockwise). */
 static void sample_ntt_x1(int16_t r[256], const uint8_t seed[34])
 {
-    const struct mlkem_backend *b = mlkem_backend();
-    uint8_t buf[XOF_BLOCKS_FIRST * SHAKE128_RATE];
-    keccak_ctx ctx;
+    const struct mlkem_poly_kernels *pk = mlkem_poly_kernels();
+    uint8_t buf[XOF_BLOCKS_FIRST * MLKEM_SHAKE128_RATE];
+    mlkem_keccak_ctx ctx;
 
-    shake128_init(&ctx);
-    shake_absorb(&ctx, seed, 34);
-    shake_finalize(&ctx);
-    shake_squeezeblocks(&ctx, buf, XOF_BLOCKS_FIRST);
-    unsigned ctr = b->rej_uniform(r, 256, buf, sizeof(buf));
+    mlkem_shake128_init(&ctx);
+    mlkem_keccak_absorb(&ctx, seed, 34);
+    mlkem_shake_finalize(&ctx);
+    mlkem_keccak_squeezeblocks(&ctx, buf, XOF_BLOCKS_FIRST);
+    unsigned ctr = pk->sample_ntt_rej(r, 256, buf, sizeof(buf));
     while (ctr < 256) {
-        shake_squeezeblocks(&ctx, buf, 1);
-        ctr += b->rej_uniform(r + ctr, 256 - ctr, buf, SHAKE128_RATE);
+        mlkem_keccak_squeezeblocks(&ctx, buf, 1);
+        ctr += pk->sample_ntt_rej(r + ctr, 256 - ctr, buf, MLKEM_SHAKE128_RATE);
     }
+    pk->ntt_pack(r);
 }
 
 /* ---- Groups of parallel streams ---------------------------------------- */
 
 /* Up to eight independent sponges with the same rate and input length, on
- * a keccak_x4 or a keccak_x8 as the backend prefers for the group's size
- * (arch/backend.h x4_min / x8_min). Lanes beyond `used` absorb a copy of
+ * an x4 or an x8 state as the installed Keccak set prefers for the group's
+ * size (keccak/keccak_kernels.h x4_min / x8_min). Lanes beyond `used` absorb a copy of
  * lane 0's input and are never read. */
 typedef struct {
     union {
-        keccak_x4 x4;
-        keccak_x8 x8;
+        mlkem_keccak_x4 x4;
+        mlkem_keccak_x8 x8;
     } u;
     unsigned width; /* 4 or 8 */
     unsigned used;  /* lanes that carry a stream */
@@ -119,7 +121,7 @@ typedef struct {
 
 /* How many of `left` streams the next group takes (0: go single), and
  * which width it uses. Depends only on public counts. */
-static unsigned xn_plan(const struct mlkem_backend *b, unsigned left,
+static unsigned xn_plan(const struct mlkem_keccak_kernels *b, unsigned left,
                         unsigned *width)
 {
     if (b->x8_min != 0 && left >= b->x8_min) {
@@ -143,9 +145,9 @@ static void xn_absorb_once(xn_group *g, unsigned rate, const uint8_t *in,
     for (unsigned l = 0; l < 8; l++)
         lanes[l] = in + (l < g->used ? l : 0) * stride;
     if (g->width == 8)
-        keccak_x8_absorb_once(&g->u.x8, rate, 0x1f, lanes, inlen);
+        mlkem_keccak_x8_absorb_once(&g->u.x8, rate, 0x1f, lanes, inlen);
     else
-        keccak_x4_absorb_once(&g->u.x4, rate, 0x1f, lanes, inlen);
+        mlkem_keccak_x4_absorb_once(&g->u.x4, rate, 0x1f, lanes, inlen);
 }
 
 static void xn_squeezeblocks(xn_group *g, unsigned rate, uint8_t *out,
@@ -156,31 +158,20 @@ static void xn_squeezeblocks(xn_group *g, unsigned rate, uint8_t *out,
     for (unsigned l = 0; l < 8; l++)
         lanes[l] = l < g->used ? out + l * stride : NULL;
     if (g->width == 8)
-        keccak_x8_squeezeblocks(&g->u.x8, rate, lanes, nblocks);
+        mlkem_keccak_x8_squeezeblocks(&g->u.x8, rate, lanes, nblocks);
     else
-        keccak_x4_squeezeblocks(&g->u.x4, rate, lanes, nblocks);
+        mlkem_keccak_x4_squeezeblocks(&g->u.x4, rate, lanes, nblocks);
 }
 
-/* Move lane l of a finished SHAKE128 group (all of its current block
- * consumed) into a single-state context, so that it can go on squeezing
- * alone. The 200 state bytes are read in FIPS 202 B.1 order (byte i is byte
- * i mod 8 of lane i / 8) and packed into the context's 25 lanes. */
-static void xn_lane_to_ctx(keccak_ctx *ctx, const xn_group *g, unsigned l)
+/* Continue lane l of a finished SHAKE128 group (all of its current block
+ * consumed) as a single-state sponge. */
+static void xn_lane_to_ctx(mlkem_keccak_ctx *ctx, const xn_group *g,
+                           unsigned l)
 {
-    uint8_t bytes[200];
-
     if (g->width == 8)
-        keccak_x8_extract_bytes(&g->u.x8, l, 0, bytes, sizeof(bytes));
+        mlkem_keccak_x8_lane_to_ctx(&g->u.x8, l, MLKEM_SHAKE128_RATE, ctx);
     else
-        keccak_x4_extract_bytes(&g->u.x4, l, 0, bytes, sizeof(bytes));
-    for (unsigned i = 0; i < 25; i++) {
-        uint64_t v = 0;
-        for (unsigned b = 0; b < 8; b++)
-            v |= (uint64_t)bytes[8 * i + b] << (8 * b);
-        ctx->s[i] = v;
-    }
-    ctx->rate = SHAKE128_RATE;
-    ctx->pos = SHAKE128_RATE; /* block used up: the next squeeze permutes */
+        mlkem_keccak_x4_lane_to_ctx(&g->u.x4, l, MLKEM_SHAKE128_RATE, ctx);
 }
 
 static void xn_cleanse(xn_group *g)
@@ -197,15 +188,15 @@ static void xn_cleanse(xn_group *g)
 static void sample_ntt_xn(xn_group *g, int16_t *const r[],
                           const uint8_t seed[][34])
 {
-    const struct mlkem_backend *b = mlkem_backend();
-    uint8_t buf[8][XOF_BLOCKS_FIRST * SHAKE128_RATE];
+    const struct mlkem_poly_kernels *pk = mlkem_poly_kernels();
+    uint8_t buf[8][XOF_BLOCKS_FIRST * MLKEM_SHAKE128_RATE];
     unsigned ctr[8], all_short;
 
-    xn_absorb_once(g, SHAKE128_RATE, seed[0], sizeof(seed[0]), 34);
-    xn_squeezeblocks(g, SHAKE128_RATE, buf[0], sizeof(buf[0]),
+    xn_absorb_once(g, MLKEM_SHAKE128_RATE, seed[0], sizeof(seed[0]), 34);
+    xn_squeezeblocks(g, MLKEM_SHAKE128_RATE, buf[0], sizeof(buf[0]),
                      XOF_BLOCKS_FIRST);
     for (unsigned l = 0; l < g->used; l++)
-        ctr[l] = b->rej_uniform(r[l], 256, buf[l], sizeof(buf[l]));
+        ctr[l] = pk->sample_ntt_rej(r[l], 256, buf[l], sizeof(buf[l]));
     /* Public data: the branches below depend only on rho. */
     for (;;) {
         all_short = 1;
@@ -213,28 +204,30 @@ static void sample_ntt_xn(xn_group *g, int16_t *const r[],
             all_short &= ctr[l] < 256;
         if (!all_short)
             break;
-        xn_squeezeblocks(g, SHAKE128_RATE, buf[0], sizeof(buf[0]), 1);
+        xn_squeezeblocks(g, MLKEM_SHAKE128_RATE, buf[0], sizeof(buf[0]), 1);
         for (unsigned l = 0; l < g->used; l++)
-            ctr[l] += b->rej_uniform(r[l] + ctr[l], 256 - ctr[l], buf[l],
-                                     SHAKE128_RATE);
+            ctr[l] += pk->sample_ntt_rej(r[l] + ctr[l], 256 - ctr[l], buf[l],
+                                     MLKEM_SHAKE128_RATE);
     }
     for (unsigned l = 0; l < g->used; l++) {
         if (ctr[l] < 256) {
-            keccak_ctx ctx;
+            mlkem_keccak_ctx ctx;
             xn_lane_to_ctx(&ctx, g, l);
             while (ctr[l] < 256) {
-                shake_squeezeblocks(&ctx, buf[l], 1);
-                ctr[l] += b->rej_uniform(r[l] + ctr[l], 256 - ctr[l], buf[l],
-                                         SHAKE128_RATE);
+                mlkem_keccak_squeezeblocks(&ctx, buf[l], 1);
+                ctr[l] += pk->sample_ntt_rej(r[l] + ctr[l], 256 - ctr[l],
+                                             buf[l], MLKEM_SHAKE128_RATE);
             }
         }
     }
+    for (unsigned l = 0; l < g->used; l++)
+        pk->ntt_pack(r[l]);
 }
 
-void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
-                                 unsigned k)
+void mlkem_sample_ntt_matrix_transposed(int16_t (*at)[256],
+                                        const uint8_t rho[32], unsigned k)
 {
-    const struct mlkem_backend *b = mlkem_backend();
+    const struct mlkem_keccak_kernels *b = mlkem_keccak_kernels();
     const unsigned n = k * k;
     uint8_t seed[8][34];
     int16_t *r[8];
@@ -263,11 +256,6 @@ void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
     }
 }
 
-static inline uint32_t load24_le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16);
-}
-
 /*
  * Implements FIPS 203, Algorithm 8 (SamplePolyCBD_eta), lines 1-6, on
  * 64 * eta bytes: f_i = sum_{j<eta} b[2 i eta + j] - sum_{j<eta}
@@ -276,7 +264,8 @@ static inline uint32_t load24_le(const uint8_t *p)
  * bits; a coefficient is then the difference of two adjacent fields. No
  * branches or indices depend on the (secret) bytes.
  */
-void mlkem_poly_cbd(int16_t r[256], const uint8_t *buf, unsigned eta)
+void mlkem_sample_poly_cbd_portable(int16_t r[256], const uint8_t *buf,
+                                    unsigned eta)
 {
     if (eta == 2) {
         /* one byte = two coefficients: bit pairs (0,1) - (2,3) and
@@ -290,7 +279,7 @@ void mlkem_poly_cbd(int16_t r[256], const uint8_t *buf, unsigned eta)
         }
     } else { /* eta == 3 */
         for (unsigned i = 0; i < 64; i++) {
-            uint32_t t = load24_le(buf + 3 * i);
+            uint32_t t = mlkem_load24le(buf + 3 * i);
             uint32_t d = (t & 0x249249u) + ((t >> 1) & 0x249249u) +
                          ((t >> 2) & 0x249249u);
             for (unsigned j = 0; j < 4; j++) {
@@ -306,15 +295,17 @@ void mlkem_poly_cbd(int16_t r[256], const uint8_t *buf, unsigned eta)
 
 static unsigned prf_blocks(unsigned eta)
 {
-    return (64 * eta + SHAKE256_RATE - 1) / SHAKE256_RATE;
+    return (64 * eta + MLKEM_SHAKE256_RATE - 1) / MLKEM_SHAKE256_RATE;
 }
 
-void mlkem_sample_cbd_many(int16_t *const r[], const unsigned eta[], unsigned n,
-                           const uint8_t seed[32], uint8_t nonce0)
+void mlkem_sample_poly_cbd_prf(int16_t *const r[], const unsigned eta[],
+                               unsigned n, const uint8_t seed[32],
+                               uint8_t nonce0)
 {
-    const struct mlkem_backend *b = mlkem_backend();
+    const struct mlkem_keccak_kernels *b = mlkem_keccak_kernels();
+    const struct mlkem_poly_kernels *pk = mlkem_poly_kernels();
     uint8_t in[8][33];
-    uint8_t buf[8][PRF_MAX_BLOCKS * SHAKE256_RATE];
+    uint8_t buf[8][PRF_MAX_BLOCKS * MLKEM_SHAKE256_RATE];
     unsigned idx[2 * MLKEM_MAX_K + 1];
 
     for (unsigned l = 0; l < 8; l++)
@@ -335,22 +326,22 @@ void mlkem_sample_cbd_many(int16_t *const r[], const unsigned eta[], unsigned n,
                 break;
             for (unsigned l = 0; l < g.used; l++)
                 in[l][32] = (uint8_t)(nonce0 + idx[s + l]);
-            xn_absorb_once(&g, SHAKE256_RATE, in[0], sizeof(in[0]), 33);
-            xn_squeezeblocks(&g, SHAKE256_RATE, buf[0], sizeof(buf[0]), nb);
+            xn_absorb_once(&g, MLKEM_SHAKE256_RATE, in[0], sizeof(in[0]), 33);
+            xn_squeezeblocks(&g, MLKEM_SHAKE256_RATE, buf[0], sizeof(buf[0]), nb);
             xn_cleanse(&g);
             for (unsigned l = 0; l < g.used; l++)
-                mlkem_poly_cbd(r[idx[s + l]], buf[l], e);
+                pk->sample_poly_cbd(r[idx[s + l]], buf[l], e);
             s += g.used;
         }
         for (; s < m; s++) {
-            keccak_ctx ctx;
+            mlkem_keccak_ctx ctx;
             in[0][32] = (uint8_t)(nonce0 + idx[s]);
-            shake256_init(&ctx);
-            shake_absorb(&ctx, in[0], 33);
-            shake_finalize(&ctx);
-            shake_squeezeblocks(&ctx, buf[0], nb);
-            keccak_ctx_cleanse(&ctx);
-            mlkem_poly_cbd(r[idx[s]], buf[0], e);
+            mlkem_shake256_init(&ctx);
+            mlkem_keccak_absorb(&ctx, in[0], 33);
+            mlkem_shake_finalize(&ctx);
+            mlkem_keccak_squeezeblocks(&ctx, buf[0], nb);
+            mlkem_keccak_ctx_cleanse(&ctx);
+            pk->sample_poly_cbd(r[idx[s]], buf[0], e);
         }
     }
     mlkem_cleanse(in, sizeof(in));

@@ -8,10 +8,13 @@
  *             8 * 64 * eta), XOF = SHAKE128), Algorithm 13 lines 3-15 and
  *             Algorithm 14 lines 4-17.
  *
- * Both samplers run independent SHAKE streams four at a time through the
- * parallel Keccak interface (keccak_x4_*), and run a leftover group of one to
- * three streams through single-state sponges, so that no unused lane is ever
- * permuted (the portable x4 permutation costs four single ones).
+ * Both samplers run independent SHAKE streams together through the parallel
+ * Keccak interface (mlkem_keccak_x4_*, _x8_*), grouped as the installed
+ * Keccak set prefers (x4_min, x8_min): the portable set takes groups of
+ * exactly four and runs a leftover group of one to three streams through
+ * single-state sponges, so that it permutes no unused lane (its x4 costs
+ * four single permutations); a vector set whose x4 costs less than two
+ * single permutations also takes groups of two or three.
  */
 #ifndef MLKEM_KEM_SAMPLING_H
 #define MLKEM_KEM_SAMPLING_H
@@ -23,10 +26,11 @@
  * 4-8): Â[i][j] = SampleNTT(rho || j || i). Stored transposed:
  * at[i * k + j] = Â[j][i] = SampleNTT(rho || i || j), so that row i of the
  * storage is row i of Â^T (what K-PKE.Encrypt multiplies by, Algorithm 14
- * line 19). Coefficients in [0, q). rho is public.
+ * line 19). Coefficients in [0, q), in the kernel set's NTT-domain order.
+ * rho is public.
  */
-void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
-                                 unsigned k);
+void mlkem_sample_ntt_matrix_transposed(int16_t (*at)[256],
+                                        const uint8_t rho[32], unsigned k);
 
 /*
  * r[i] = SamplePolyCBD_eta[i](PRF_eta[i](seed, nonce0 + i)) for i < n
@@ -34,10 +38,8 @@ void mlkem_gen_matrix_transposed(int16_t (*at)[256], const uint8_t rho[32],
  * 8-15 and Algorithm 14 lines 9-17. Outputs in [-eta, eta]; seed is secret
  * and every intermediate buffer is wiped.
  */
-void mlkem_sample_cbd_many(int16_t *const r[], const unsigned eta[], unsigned n,
-                           const uint8_t seed[32], uint8_t nonce0);
-
-/* SamplePolyCBD_eta (Algorithm 8) on 64 * eta bytes, eta in {2, 3}. */
-void mlkem_poly_cbd(int16_t r[256], const uint8_t *buf, unsigned eta);
+void mlkem_sample_poly_cbd_prf(int16_t *const r[], const unsigned eta[],
+                               unsigned n, const uint8_t seed[32],
+                               uint8_t nonce0);
 
 #endif /* MLKEM_KEM_SAMPLING_H */

@@ -9,7 +9,6 @@
  */
 #include <stdint.h>
 
-#include "arch/backend.h"
 #include "arch/x86_64.h"
 
 #define KS_N 1
@@ -23,6 +22,6 @@
 #define KS_IOTA(a, rc) ((a) ^ (rc))
 #define KS_PERMUTE_ONLY
 /* The only function: KS_FN(permute), on a plain 25-lane state. */
-#define KS_FN(name) mlkem_keccakf1600_bmi
+#define KS_FN(name) mlkem_keccak_f1600_bmi
 
 #include "arch/keccak_simd.h"

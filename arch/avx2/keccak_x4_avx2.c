@@ -10,7 +10,6 @@
  */
 #include <immintrin.h>
 
-#include "arch/backend.h"
 #include "arch/x86_64.h"
 
 #define KS_N 4
@@ -23,7 +22,7 @@
 #define KS_CHI(a, b, c) _mm256_xor_si256((a), _mm256_andnot_si256((b), (c)))
 #define KS_IOTA(a, rc) _mm256_xor_si256((a), _mm256_set1_epi64x((long long)(rc)))
 #define KS_FN(name) mlkem_keccak_x4_##name##_avx2_lanes
-#define KS_STATE keccak_x4
+#define KS_STATE mlkem_keccak_x4
 #define KS_API(name) mlkem_keccak_x4_##name##_avx2
 
 static inline __m256i ks_rol_avx2(__m256i a, int n)
@@ -43,12 +42,12 @@ static inline __m256i ks_rol_avx2(__m256i a, int n)
 
 #include "arch/keccak_simd.h"
 
-/* keccak_x4: one interleaved group (the KS_API functions above). */
+/* mlkem_keccak_x4: one interleaved group (the KS_API functions above). */
 
-/* ---- keccak_x8: two interleaved groups of four (states 0-3 in s[0..99],
+/* ---- mlkem_keccak_x8: two interleaved groups of four (states 0-3 in s[0..99],
  * 4-7 in s[100..199]) ------------------------------------------------------ */
 
-void mlkem_keccak_x8_xor_bytes_avx2(keccak_x8 *st, unsigned lane,
+void mlkem_keccak_x8_xor_bytes_avx2(mlkem_keccak_x8 *st, unsigned lane,
                                     unsigned offset, const uint8_t *in,
                                     size_t len)
 {
@@ -56,7 +55,7 @@ void mlkem_keccak_x8_xor_bytes_avx2(keccak_x8 *st, unsigned lane,
                                          offset, in, len);
 }
 
-void mlkem_keccak_x8_extract_bytes_avx2(const keccak_x8 *st, unsigned lane,
+void mlkem_keccak_x8_extract_bytes_avx2(const mlkem_keccak_x8 *st, unsigned lane,
                                         unsigned offset, uint8_t *out,
                                         size_t len)
 {
@@ -64,7 +63,7 @@ void mlkem_keccak_x8_extract_bytes_avx2(const keccak_x8 *st, unsigned lane,
                                              lane % 4, offset, out, len);
 }
 
-void mlkem_keccak_x8_permute_avx2(keccak_x8 *st)
+void mlkem_keccak_x8_permute_avx2(mlkem_keccak_x8 *st)
 {
     mlkem_keccak_x4_permute_avx2_lanes(st->s);
     mlkem_keccak_x4_permute_avx2_lanes(st->s + 100);

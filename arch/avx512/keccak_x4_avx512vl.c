@@ -11,7 +11,6 @@
  */
 #include <immintrin.h>
 
-#include "arch/backend.h"
 #include "arch/x86_64.h"
 
 #define KS_N 4
@@ -26,7 +25,7 @@
 #define KS_IOTA(a, rc) _mm256_xor_si256((a), _mm256_set1_epi64x((long long)(rc)))
 #define KS_PERMUTE_ONLY
 #define KS_FN(name) mlkem_keccak_x4_##name##_avx512vl_lanes
-#define KS_STATE keccak_x4
+#define KS_STATE mlkem_keccak_x4
 #define KS_API(name) mlkem_keccak_x4_##name##_avx512
 
 #include "arch/keccak_simd.h"

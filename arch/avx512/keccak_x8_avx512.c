@@ -7,7 +7,6 @@
  */
 #include <immintrin.h>
 
-#include "arch/backend.h"
 #include "arch/x86_64.h"
 
 #define KS_N 8
@@ -21,7 +20,7 @@
 #define KS_CHI(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0xd2)
 #define KS_IOTA(a, rc) _mm512_xor_si512((a), _mm512_set1_epi64((long long)(rc)))
 #define KS_FN(name) mlkem_keccak_x8_##name##_avx512_lanes
-#define KS_STATE keccak_x8
+#define KS_STATE mlkem_keccak_x8
 #define KS_API(name) mlkem_keccak_x8_##name##_avx512
 
 #include "arch/keccak_simd.h"

@@ -9,8 +9,8 @@
  * times (test/arch/CMakeLists.txt): with no MLKEM_BACKEND, with
  * MLKEM_BACKEND=portable, and with an unknown name (ignored).
  *
- * Usage: arch_test_dispatch [EXPECTED]   EXPECTED: "best" (default) or a
- * backend name the first mlkem_backend() call must return.
+ * Usage: arch_test_dispatch [EXPECTED]   EXPECTED: "best" (default) or the
+ * name of the backend the load-time choice must have installed.
  */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 
@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/backend.h"
+#include "arch/dispatch.h"
+#include "kem/mlkem.h"
 #include "test/common/test_util.h"
 
 #define CHECK TEST_CHECK
@@ -81,10 +82,10 @@ int main(int argc, char **argv)
         test_skip("/proc/cpuinfo has no flags line");
     {
         const unsigned f = mlkem_x86_cpu();
-        CHECK(!!(f & MLKEM_X86_AVX2) == have_avx2,
+        TEST_CHECK(!!(f & MLKEM_X86_AVX2) == have_avx2,
               "CPUID+XGETBV says avx2=%d, /proc/cpuinfo says %d",
               !!(f & MLKEM_X86_AVX2), have_avx2);
-        CHECK(!!(f & MLKEM_X86_AVX512) == have_avx512,
+        TEST_CHECK(!!(f & MLKEM_X86_AVX512) == have_avx512,
               "CPUID+XGETBV says avx512=%d, /proc/cpuinfo says %d",
               !!(f & MLKEM_X86_AVX512), have_avx512);
     }
@@ -93,37 +94,56 @@ int main(int argc, char **argv)
     printf("CPU: avx2 %s, avx512 %s; best backend %s\n",
            have_avx2 ? "yes" : "no", have_avx512 ? "yes" : "no", best);
 
-    /* The first call detects (and reads MLKEM_BACKEND). */
-    const char *got = mlkem_backend()->name;
+    /* The load-time constructor installed it (reading MLKEM_BACKEND);
+     * keccak/ and kem/ must agree. */
+    const char *got = mlkem_arch_current();
     const char *want = strcmp(expected, "best") == 0 ? best : expected;
     printf("MLKEM_BACKEND=%s: chosen %s\n",
            getenv("MLKEM_BACKEND") ? getenv("MLKEM_BACKEND") : "(unset)", got);
-    CHECK(strcmp(got, want) == 0, "chosen backend %s, want %s", got, want);
+    TEST_CHECK(strcmp(got, want) == 0, "chosen backend %s, want %s", got, want);
+    TEST_CHECK(strcmp(mlkem_keccak_kernels()->name, want) == 0,
+          "keccak/ runs %s, want %s", mlkem_keccak_kernels()->name, want);
+    TEST_CHECK(strcmp(mlkem_arch_detect()->name, want) == 0,
+          "mlkem_arch_detect() says %s, want %s", mlkem_arch_detect()->name,
+          want);
+    TEST_CHECK(strcmp(mlkem_backend_name(), want) == 0,
+          "mlkem_backend_name() says %s, want %s", mlkem_backend_name(), want);
 
-    /* Forcing: exactly the runnable ones. */
-    CHECK(mlkem_backend_force("portable") == 1, "portable not forceable");
-    CHECK(mlkem_backend_force("avx2") == have_avx2, "force avx2 != %d",
-          have_avx2);
-    CHECK(mlkem_backend_force("avx512") == have_avx512, "force avx512 != %d",
+    /* Installing: exactly the runnable ones. */
+    TEST_CHECK(mlkem_arch_use("portable") == 1, "portable not installable");
+    TEST_CHECK(mlkem_arch_use("avx2") == have_avx2, "use avx2 != %d", have_avx2);
+    TEST_CHECK(mlkem_arch_use("avx512") == have_avx512, "use avx512 != %d",
           have_avx512);
-    CHECK(mlkem_backend_force("neon") == 0, "neon forceable on this CPU");
-    CHECK(mlkem_backend_force("bogus") == 0, "unknown name accepted");
+    TEST_CHECK(mlkem_arch_use("neon") == 0, "neon installable on this CPU");
+    TEST_CHECK(mlkem_arch_use("bogus") == 0, "unknown name accepted");
 
-    /* Every table is complete: no NULL slot, sane grouping policy. */
-    const char *names[] = {"portable", "avx2", "avx512"};
-    for (unsigned i = 0; i < 3; i++) {
-        if (!mlkem_backend_force(names[i]))
-            continue;
-        const struct mlkem_backend *b = mlkem_backend();
-        CHECK(b->keccakf1600 && b->x4_init && b->x4_xor_bytes &&
-                  b->x4_extract_bytes && b->x4_permute && b->x8_init &&
-                  b->x8_xor_bytes && b->x8_extract_bytes && b->x8_permute &&
-                  b->ntt && b->invntt && b->basemul_acc && b->rej_uniform,
-              "%s: a NULL slot", names[i]);
-        CHECK(b->x4_min >= 1 && b->x4_min <= 4, "%s: x4_min %u", names[i],
-              b->x4_min);
-        CHECK(b->x8_min == 0 || (b->x8_min > 4 && b->x8_min <= 8),
-              "%s: x8_min %u", names[i], b->x8_min);
+    /* Every table is complete: its sets carry its name, no NULL slot, a
+     * sane grouping policy. */
+    size_t n;
+    const struct mlkem_arch_backend *const *all = mlkem_arch_backends(&n);
+    TEST_CHECK(n >= 1 && strcmp(all[n - 1]->name, "portable") == 0,
+          "the last backend is not portable");
+    for (size_t i = 0; i < n; i++) {
+        const struct mlkem_arch_backend *b = all[i];
+        const struct mlkem_keccak_kernels *kk = b->keccak;
+        const struct mlkem_poly_kernels *pk = b->poly;
+        TEST_CHECK(strcmp(kk->name, b->name) == 0 && strcmp(pk->name, b->name) == 0,
+              "%s: sets named %s / %s", b->name, kk->name, pk->name);
+        TEST_CHECK(kk->f1600 && kk->x4_init && kk->x4_xor_bytes &&
+                  kk->x4_extract_bytes && kk->x4_permute && kk->x8_init &&
+                  kk->x8_xor_bytes && kk->x8_extract_bytes && kk->x8_permute,
+              "%s: a NULL Keccak slot", b->name);
+        TEST_CHECK(pk->ntt && pk->ntt_inv && pk->ntt_pack && pk->mulcache &&
+                  pk->multiply_ntts_acc && pk->poly_reduce &&
+                  pk->poly_tomont && pk->byte_encode_12 &&
+                  pk->byte_decode_12 && pk->byte_encode_compress &&
+                  pk->decompress_byte_decode && pk->sample_poly_cbd &&
+                  pk->sample_ntt_rej,
+              "%s: a NULL polynomial slot", b->name);
+        TEST_CHECK(kk->x4_min >= 1 && kk->x4_min <= 4, "%s: x4_min %u", b->name,
+              kk->x4_min);
+        TEST_CHECK(kk->x8_min == 0 || (kk->x8_min > 4 && kk->x8_min <= 8),
+              "%s: x8_min %u", b->name, kk->x8_min);
     }
     return test_finish("arch_dispatch");
 }

@@ -1,11 +1,11 @@
 /*
  * test_backends.h: run a test body once per kernel backend.
  *
- * Needs the MLKEM_TESTING build of the kernel (link mlkem_core_testing),
- * whose arch/dispatch.c offers mlkem_backend_force(). Every known backend
- * name is tried in turn; one the build or the CPU cannot run is reported as
- * "SKIP <name>: not available" and the others still run. Today only
- * "portable" exists.
+ * Every backend compiled into this build (arch/dispatch.h) is installed in
+ * turn, the portable one first so a failure of the reference is seen
+ * before the others; one this CPU cannot run is reported as
+ * "SKIP <name>: this CPU cannot run it" and the others still run. A new
+ * backend is picked up without touching the tests.
  */
 #ifndef MLKEM_TEST_BACKENDS_H
 #define MLKEM_TEST_BACKENDS_H
@@ -13,9 +13,10 @@
 /* The body: returns the number of failures it found (0 = pass). */
 typedef int (*test_backend_fn)(const char *backend, void *arg);
 
-/* Force each available backend and run fn under it, printing
+/* Install each runnable backend and run fn under it, printing
  * "== backend <name>" and the elapsed time. Returns the total number of
- * failures, or 1 if no backend at all could be forced. */
+ * failures, or 1 if not even the portable backend ran. The backend chosen
+ * at load time is installed again at the end. */
 int test_for_each_backend(test_backend_fn fn, void *arg);
 
 #endif /* MLKEM_TEST_BACKENDS_H */

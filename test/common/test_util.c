@@ -36,18 +36,26 @@ void test_fail(const char *fmt, ...)
     va_end(ap);
 }
 
-int test_failures;
+atomic_int test_failures;
+
+#define TEST_MAX_MESSAGES 50
 
 void test_check_failed(const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
+    const int n = atomic_fetch_add(&test_failures, 1);
+
+    if (n >= TEST_MAX_MESSAGES) {
+        if (n == TEST_MAX_MESSAGES)
+            fprintf(stderr, "FAIL: (further failure messages suppressed)\n");
+        return;
+    }
     fflush(stdout);
     va_start(ap, fmt);
     fprintf(stderr, "FAIL: %s:%d: ", file, line);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    test_failures++;
 }
 
 int test_finish(const char *name)
@@ -59,6 +67,37 @@ int test_finish(const char *name)
     }
     printf("%s: all checks passed\n", name);
     return 0;
+}
+
+/* ---- the seeded generator ------------------------------------------------ */
+
+void test_rng_init(test_rng *r, const char *label)
+{
+    test_shake128_init(&r->x);
+    test_shake_absorb(&r->x, (const uint8_t *)label, strlen(label));
+}
+
+void test_rng_bytes(test_rng *r, uint8_t *out, size_t len)
+{
+    test_shake_squeeze(&r->x, out, len);
+}
+
+uint32_t test_rng_u32(test_rng *r)
+{
+    uint8_t b[4];
+    test_rng_bytes(r, b, 4);
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
+           ((uint32_t)b[3] << 24);
+}
+
+uint64_t test_rng_u64(test_rng *r)
+{
+    return (uint64_t)test_rng_u32(r) | ((uint64_t)test_rng_u32(r) << 32);
+}
+
+uint64_t test_rng_below(test_rng *r, uint64_t n)
+{
+    return test_rng_u64(r) % n;
 }
 
 /* ---- hex ------------------------------------------------------------------ */

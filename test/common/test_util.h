@@ -2,7 +2,10 @@
  * test_util.h: small helpers shared by the test programs.
  *
  *   - visible skips (exit code 77, which mlkem_add_test() maps to SKIP);
- *   - counted checks (TEST_CHECK, test_finish) for simple test programs;
+ *   - counted checks (TEST_CHECK, test_finish): the one way every C test
+ *     program asserts and reports;
+ *   - a seeded deterministic generator (test_rng), the one source of test
+ *     inputs, so every failure reproduces;
  *   - hex decode / encode (case-insensitive input, lowercase output);
  *   - reading a whole file, or a gzip file through `gzip -dc`;
  *   - locating the third-party vectors (env MLKEM_VECTORS_DIR);
@@ -36,11 +39,14 @@ TEST_NORETURN void test_skip(const char *fmt, ...) TEST_PRINTF(1, 2);
 /* Print "FAIL: <reason>" on stderr (does not exit). */
 void test_fail(const char *fmt, ...) TEST_PRINTF(1, 2);
 
-/* Counted checks for a test program's main line: TEST_CHECK(cond, fmt, ...)
- * prints "FAIL: file:line: <message>" on stderr when cond is false and
- * counts it in test_failures; test_finish(name) then prints the verdict and
- * returns the exit code (0 when no check failed, else 1). */
-extern int test_failures;
+/* Counted checks: TEST_CHECK(cond, fmt, ...) prints "FAIL: file:line:
+ * <message>" on stderr when cond is false (the first 50 messages; every
+ * failure is counted) and counts it in test_failures, an atomic counter, so
+ * checks may run on several threads; test_finish(name) prints the verdict
+ * and returns the exit code (0 when no check failed, else 1). A body that
+ * wants its own count reads test_failures before and after. */
+#include <stdatomic.h>
+extern atomic_int test_failures;
 void test_check_failed(const char *file, int line, const char *fmt, ...)
     TEST_PRINTF(3, 4);
 #define TEST_CHECK(cond, ...)                                                  \
@@ -49,6 +55,23 @@ void test_check_failed(const char *file, int line, const char *fmt, ...)
             test_check_failed(__FILE__, __LINE__, __VA_ARGS__);                \
     } while (0)
 int test_finish(const char *name);
+
+/* ---- the seeded generator ------------------------------------------------ */
+
+/* SHAKE128 of a label (test/common's independent SHAKE): the same label
+ * gives the same stream on every run and every machine. */
+#include "test/common/test_shake.h"
+typedef struct {
+    test_shake x;
+} test_rng;
+
+void test_rng_init(test_rng *r, const char *label);
+void test_rng_bytes(test_rng *r, uint8_t *out, size_t len);
+uint32_t test_rng_u32(test_rng *r);
+uint64_t test_rng_u64(test_rng *r);
+/* Uniform in [0, n) for n > 0 (the bias of a 64-bit modulo is negligible
+ * for test sizes). */
+uint64_t test_rng_below(test_rng *r, uint64_t n);
 
 /* Decode exactly `hexlen` hex digits into exactly `outlen` bytes: returns 0,
  * or -1 (with nothing promised about out) if hexlen != 2 * outlen or a

@@ -1,5 +1,5 @@
 /*
- * test_keccak_xn.c: the parallel states keccak_x4 / keccak_x8 (PlSnP)
+ * test_keccak_xn.c: the parallel states mlkem_keccak_x4 / mlkem_keccak_x8 (PlSnP)
  * against the single-state functions, under every backend.
  *
  * References
@@ -8,11 +8,11 @@
  *
  * The model for instance i is a plain 200-byte array: xor_bytes XORs bytes
  * into it, extract_bytes reads them, permute converts it to 25 lanes
- * (little-endian), applies mlkem_keccakf1600 (tested by test_keccakf) and
+ * (little-endian), applies mlkem_keccak_f1600 (tested by test_keccakf) and
  * converts back. Because the backend owns the state layout, the states are
  * only ever looked at through extract_bytes. The sponges absorb_once /
- * squeezeblocks are compared with keccak_init / keccak_absorb /
- * keccak_finalize / keccak_squeeze run once per instance.
+ * squeezeblocks are compared with mlkem_keccak_init / mlkem_keccak_absorb /
+ * mlkem_keccak_finalize / mlkem_keccak_squeeze run once per instance.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,31 +39,31 @@ typedef struct {
 } xn_api;
 
 #define XN_WRAPPERS(N)                                                        \
-    static void x##N##_init(void *st) { keccak_x##N##_init(st); }             \
+    static void x##N##_init(void *st) { mlkem_keccak_x##N##_init(st); }             \
     static void x##N##_xor(void *st, unsigned l, unsigned o,                  \
                            const uint8_t *in, size_t len)                     \
     {                                                                         \
-        keccak_x##N##_xor_bytes(st, l, o, in, len);                           \
+        mlkem_keccak_x##N##_xor_bytes(st, l, o, in, len);                           \
     }                                                                         \
     static void x##N##_extract(const void *st, unsigned l, unsigned o,        \
                                uint8_t *out, size_t len)                      \
     {                                                                         \
-        keccak_x##N##_extract_bytes(st, l, o, out, len);                      \
+        mlkem_keccak_x##N##_extract_bytes(st, l, o, out, len);                      \
     }                                                                         \
-    static void x##N##_permute(void *st) { keccak_x##N##_permute(st); }       \
+    static void x##N##_permute(void *st) { mlkem_keccak_x##N##_permute(st); }       \
     static void x##N##_absorb(void *st, unsigned rate, uint8_t ds,            \
                               const uint8_t *const *in, size_t inlen)         \
     {                                                                         \
-        keccak_x##N##_absorb_once(st, rate, ds, in, inlen);                   \
+        mlkem_keccak_x##N##_absorb_once(st, rate, ds, in, inlen);                   \
     }                                                                         \
     static void x##N##_squeeze(void *st, unsigned rate, uint8_t *const *out,  \
                                size_t nblocks)                                \
     {                                                                         \
-        keccak_x##N##_squeezeblocks(st, rate, out, nblocks);                  \
+        mlkem_keccak_x##N##_squeezeblocks(st, rate, out, nblocks);                  \
     }                                                                         \
-    static void x##N##_cleanse(void *st) { keccak_x##N##_cleanse(st); }       \
+    static void x##N##_cleanse(void *st) { mlkem_keccak_x##N##_cleanse(st); }       \
     static const xn_api api_x##N = {                                          \
-        N,              sizeof(keccak_x##N), x##N##_init,  x##N##_xor,        \
+        N,              sizeof(mlkem_keccak_x##N), x##N##_init,  x##N##_xor,        \
         x##N##_extract, x##N##_permute,      x##N##_absorb, x##N##_squeeze,   \
         x##N##_cleanse};
 
@@ -71,8 +71,8 @@ XN_WRAPPERS(4)
 XN_WRAPPERS(8)
 
 typedef union {
-    keccak_x4 x4;
-    keccak_x8 x8;
+    mlkem_keccak_x4 x4;
+    mlkem_keccak_x8 x8;
 } xn_state;
 
 /* ---- The byte-array model ------------------------------------------------- */
@@ -85,7 +85,7 @@ static void model_permute(uint8_t m[200])
         for (unsigned j = 0; j < 8; j++)
             s[i] |= (uint64_t)m[8 * i + j] << (8 * j);
     }
-    mlkem_keccakf1600(s);
+    mlkem_keccak_f1600(s);
     for (unsigned i = 0; i < 25; i++)
         for (unsigned j = 0; j < 8; j++)
             m[8 * i + j] = (uint8_t)(s[i] >> (8 * j));
@@ -95,35 +95,35 @@ static void model_permute(uint8_t m[200])
 static int state_eq(const xn_api *api, const xn_state *st,
                     uint8_t model[][200], const char *what)
 {
-    int fails = 0;
+    const int before = test_failures;
     uint8_t got[200];
     for (unsigned i = 0; i < api->n; i++) {
         memset(got, 0x5A, sizeof(got));
         api->extract_bytes(st, i, 0, got, 200);
-        KT_CHECK(test_bytes_eq(what, got, model[i], 200), "x%u instance %u",
+        TEST_CHECK(test_bytes_eq(what, got, model[i], 200), "x%u instance %u",
                  api->n, i);
     }
-    return fails;
+    return test_failures - before;
 }
 
 /* init, then a random walk of xor_bytes / extract_bytes / permute at odd
  * offsets and lengths, compared with the model after every step. */
-static int test_bytes_walk(const xn_api *api, kt_rng *rng, const char *be)
+static int test_bytes_walk(const xn_api *api, test_rng *rng, const char *be)
 {
-    int fails = 0;
+    const int before = test_failures;
     xn_state st;
     uint8_t model[8][200], buf[200], got[200 + 8];
 
     memset(&st, 0x33, sizeof(st)); /* init must clear whatever was there */
     api->init(&st);
     memset(model, 0, sizeof(model));
-    fails += state_eq(api, &st, model, "after init");
+    (void)state_eq(api, &st, model, "after init");
 
     for (int step = 0; step < 3000; step++) {
-        unsigned op = (unsigned)kt_below(rng, 8);
-        unsigned lane = (unsigned)kt_below(rng, api->n);
-        unsigned off = (unsigned)kt_below(rng, 201);
-        size_t len = kt_below(rng, 201 - off);
+        unsigned op = (unsigned)test_rng_below(rng, 8);
+        unsigned lane = (unsigned)test_rng_below(rng, api->n);
+        unsigned off = (unsigned)test_rng_below(rng, 201);
+        size_t len = test_rng_below(rng, 201 - off);
 
         /* Some whole-lane-aligned operations too (the fast path). */
         if (step % 5 == 0) {
@@ -131,19 +131,19 @@ static int test_bytes_walk(const xn_api *api, kt_rng *rng, const char *be)
             len = (len & ~(size_t)7) > 200 - off ? 200 - off : len & ~(size_t)7;
         }
         if (op < 4) {
-            kt_fill(rng, buf, len);
+            test_rng_bytes(rng, buf, len);
             api->xor_bytes(&st, lane, off, buf, len);
             for (size_t j = 0; j < len; j++)
                 model[lane][off + j] ^= buf[j];
         } else if (op < 7) {
             memset(got, 0xC3, sizeof(got));
             api->extract_bytes(&st, lane, off, got, len);
-            KT_CHECK(test_bytes_eq("extract_bytes", got, &model[lane][off],
+            TEST_CHECK(test_bytes_eq("extract_bytes", got, &model[lane][off],
                                    len),
                      "[%s] x%u step %d lane %u off %u len %zu", be, api->n,
                      step, lane, off, len);
             for (size_t j = len; j < len + 8; j++)
-                KT_CHECK(got[j] == 0xC3,
+                TEST_CHECK(got[j] == 0xC3,
                          "[%s] x%u extract wrote past len (step %d)", be,
                          api->n, step);
         } else {
@@ -151,30 +151,30 @@ static int test_bytes_walk(const xn_api *api, kt_rng *rng, const char *be)
             for (unsigned i = 0; i < api->n; i++)
                 model_permute(model[i]);
         }
-        if (fails > 10)
+        if (test_failures - before > 10)
             break;
     }
-    fails += state_eq(api, &st, model, "after the walk");
+    (void)state_eq(api, &st, model, "after the walk");
 
     api->cleanse(&st);
     {
         static const xn_state zero;
-        KT_CHECK(memcmp(&st, &zero, api->size) == 0, "[%s] x%u cleanse", be,
+        TEST_CHECK(memcmp(&st, &zero, api->size) == 0, "[%s] x%u cleanse", be,
                  api->n);
     }
-    return fails;
+    return test_failures - before;
 }
 
 /* absorb_once + squeezeblocks with a different input per instance equals
  * the single-state sponge run per instance; out[i] == NULL skips instance i
  * without disturbing the others. */
-static int test_sponges(const xn_api *api, kt_rng *rng, const char *be)
+static int test_sponges(const xn_api *api, test_rng *rng, const char *be)
 {
-    int fails = 0;
-    static const unsigned rates[] = {SHAKE128_RATE, SHAKE256_RATE,
-                                     SHA3_512_RATE};
+    const int before = test_failures;
+    static const unsigned rates[] = {MLKEM_SHAKE128_RATE, MLKEM_SHAKE256_RATE,
+                                     MLKEM_SHA3_512_RATE};
     static const uint8_t dss[] = {0x1f, 0x06};
-    uint8_t in[8][600], out[8][5 * SHAKE128_RATE], exp[5 * SHAKE128_RATE];
+    uint8_t in[8][600], out[8][5 * MLKEM_SHAKE128_RATE], exp[5 * MLKEM_SHAKE128_RATE];
     const uint8_t *inp[8];
     uint8_t *outp[8];
     xn_state st;
@@ -192,7 +192,7 @@ static int test_sponges(const xn_api *api, kt_rng *rng, const char *be)
                 const unsigned skip = nb % 2 ? (unsigned)(k % api->n) : 99;
 
                 for (unsigned i = 0; i < api->n; i++) {
-                    kt_fill(rng, in[i], inlen);
+                    test_rng_bytes(rng, in[i], inlen);
                     inp[i] = in[i];
                     memset(out[i], 0xEE, sizeof(out[i]));
                     outp[i] = i == skip ? NULL : out[i];
@@ -206,22 +206,22 @@ static int test_sponges(const xn_api *api, kt_rng *rng, const char *be)
                 api->squeezeblocks(&st, rate, outp, nb - nb / 2);
 
                 for (unsigned i = 0; i < api->n; i++) {
-                    keccak_ctx ctx;
-                    keccak_init(&ctx, rate);
-                    keccak_absorb(&ctx, in[i], inlen);
-                    keccak_finalize(&ctx, ds);
-                    keccak_squeeze(&ctx, exp, nb * rate);
+                    mlkem_keccak_ctx ctx;
+                    mlkem_keccak_init(&ctx, rate);
+                    mlkem_keccak_absorb(&ctx, in[i], inlen);
+                    mlkem_keccak_finalize(&ctx, ds);
+                    mlkem_keccak_squeeze(&ctx, exp, nb * rate);
                     if (i == skip) {
-                        KT_CHECK(out[i][0] == 0xEE && out[i][nb * rate] == 0xEE,
+                        TEST_CHECK(out[i][0] == 0xEE && out[i][nb * rate] == 0xEE,
                                  "[%s] x%u wrote to a NULL lane", be, api->n);
                         continue;
                     }
-                    KT_CHECK(test_bytes_eq("absorb_once/squeezeblocks", out[i],
+                    TEST_CHECK(test_bytes_eq("absorb_once/squeezeblocks", out[i],
                                            exp, nb * rate),
                              "[%s] x%u rate %u ds %02x inlen %zu blocks %zu "
                              "instance %u",
                              be, api->n, rate, ds, inlen, nb, i);
-                    KT_CHECK(out[i][nb * rate] == 0xEE,
+                    TEST_CHECK(out[i][nb * rate] == 0xEE,
                              "[%s] x%u wrote past nblocks", be, api->n);
                 }
             }
@@ -230,43 +230,45 @@ static int test_sponges(const xn_api *api, kt_rng *rng, const char *be)
     /* A cross-check against libcrypto for the ML-KEM shape: SHAKE128 of
      * 34 bytes (rho || j || i), three blocks. */
     for (unsigned i = 0; i < api->n; i++) {
-        kt_fill(rng, in[i], 34);
+        test_rng_bytes(rng, in[i], 34);
         inp[i] = in[i];
         outp[i] = out[i];
     }
-    api->absorb_once(&st, SHAKE128_RATE, 0x1f, inp, 34);
-    api->squeezeblocks(&st, SHAKE128_RATE, outp, 3);
+    api->absorb_once(&st, MLKEM_SHAKE128_RATE, 0x1f, inp, 34);
+    api->squeezeblocks(&st, MLKEM_SHAKE128_RATE, outp, 3);
     for (unsigned i = 0; i < api->n; i++) {
-        if (!kt_evp(EVP_shake128(), in[i], 34, exp, 3 * SHAKE128_RATE))
-            return fails + 1;
-        KT_CHECK(test_bytes_eq("x SHAKE128 vs libcrypto", out[i], exp,
-                               3 * SHAKE128_RATE),
+        if (!kt_evp(EVP_shake128(), in[i], 34, exp,
+                    3 * MLKEM_SHAKE128_RATE)) {
+            TEST_CHECK(0, "[%s] libcrypto SHAKE128 failed", be);
+            return test_failures - before;
+        }
+        TEST_CHECK(test_bytes_eq("x SHAKE128 vs libcrypto", out[i], exp,
+                               3 * MLKEM_SHAKE128_RATE),
                  "[%s] x%u instance %u", be, api->n, i);
     }
     api->cleanse(&st);
-    return fails;
+    return test_failures - before;
 }
 
 static int run(const char *backend, void *arg)
 {
-    int fails = 0;
-    kt_rng rng = {0x6b656363616b786eULL}; /* "keccakxn" */
+    const int before = test_failures;
+    test_rng rng;
     const xn_api *apis[] = {&api_x4, &api_x8};
 
     (void)arg;
+    test_rng_init(&rng, "test_keccak_xn");
     for (size_t a = 0; a < 2; a++) {
-        int f = test_bytes_walk(apis[a], &rng, backend);
-        f += test_sponges(apis[a], &rng, backend);
-        printf("  x%u %s\n", apis[a]->n, f == 0 ? "ok" : "FAIL");
-        fails += f;
+        const int f0 = test_failures;
+        test_bytes_walk(apis[a], &rng, backend);
+        test_sponges(apis[a], &rng, backend);
+        printf("  x%u %s\n", apis[a]->n, test_failures == f0 ? "ok" : "FAIL");
     }
-    return fails;
+    return test_failures - before;
 }
 
 int main(void)
 {
-    int fails = test_for_each_backend(run, NULL);
-
-    printf("%s\n", fails == 0 ? "PASS" : "FAIL");
-    return fails == 0 ? 0 : 1;
+    TEST_CHECK(test_for_each_backend(run, NULL) == 0, "backend runs failed");
+    return test_finish("keccak_xn");
 }

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/backend.h"
+#include "keccak/keccak_kernels.h"
 #include "keccak/keccak.h"
 #include "test/common/test_backends.h"
 #include "test/keccak/keccak_test.h"
@@ -150,59 +150,58 @@ static int lanes_eq(const char *what, const uint64_t *got,
  * it would mean nothing. */
 static int test_reference(void)
 {
-    int fails = 0;
+    const int before = test_failures;
     uint64_t s[25] = {0};
 
     /* A few round constants spelled out in FIPS 202 readers' tables. */
-    KT_CHECK(spec_round_constant(0) == 0x0000000000000001ULL, "RC[0]");
-    KT_CHECK(spec_round_constant(1) == 0x0000000000008082ULL, "RC[1]");
-    KT_CHECK(spec_round_constant(23) == 0x8000000080008008ULL, "RC[23]");
+    TEST_CHECK(spec_round_constant(0) == 0x0000000000000001ULL, "RC[0]");
+    TEST_CHECK(spec_round_constant(1) == 0x0000000000008082ULL, "RC[1]");
+    TEST_CHECK(spec_round_constant(23) == 0x8000000080008008ULL, "RC[23]");
     spec_keccakf1600(s);
-    KT_CHECK(lanes_eq("reference, zero state once", s, zero_once), "KAT");
+    TEST_CHECK(lanes_eq("reference, zero state once", s, zero_once), "KAT");
     spec_keccakf1600(s);
-    KT_CHECK(lanes_eq("reference, zero state twice", s, zero_twice), "KAT");
-    return fails;
+    TEST_CHECK(lanes_eq("reference, zero state twice", s, zero_twice), "KAT");
+    return test_failures - before;
 }
 
 static int run(const char *backend, void *arg)
 {
-    int fails = 0;
-    kt_rng rng = {0x6b656363616b6631ULL}; /* "keccakf1" */
+    const int before = test_failures;
+    test_rng rng;
     uint64_t s[25], t[25], u[25];
 
     (void)arg;
+    test_rng_init(&rng, "test_keccakf");
     /* Known answers through the dispatched entry point. */
     memset(s, 0, sizeof(s));
-    mlkem_keccakf1600(s);
-    KT_CHECK(lanes_eq("mlkem_keccakf1600, zero state once", s, zero_once),
+    mlkem_keccak_f1600(s);
+    TEST_CHECK(lanes_eq("mlkem_keccak_f1600, zero state once", s, zero_once),
              "backend %s", backend);
-    mlkem_keccakf1600(s);
-    KT_CHECK(lanes_eq("mlkem_keccakf1600, zero state twice", s, zero_twice),
+    mlkem_keccak_f1600(s);
+    TEST_CHECK(lanes_eq("mlkem_keccak_f1600, zero state twice", s, zero_twice),
              "backend %s", backend);
 
     /* Random states, including all-ones lanes (they exercise the lane
      * complementing at entry and exit). */
     for (int i = 0; i < 200; i++) {
         for (unsigned j = 0; j < 25; j++)
-            s[j] = (i % 10 == 9) ? ~(uint64_t)0 : kt_rand(&rng);
+            s[j] = (i % 10 == 9) ? ~(uint64_t)0 : test_rng_u64(&rng);
         memcpy(t, s, sizeof(s));
         memcpy(u, s, sizeof(s));
         spec_keccakf1600(s);
-        mlkem_keccakf1600(t);
-        mlkem_keccakf1600_portable(u);
-        KT_CHECK(lanes_eq("mlkem_keccakf1600 vs reference", t, s),
+        mlkem_keccak_f1600(t);
+        mlkem_keccak_f1600_portable(u);
+        TEST_CHECK(lanes_eq("mlkem_keccak_f1600 vs reference", t, s),
                  "backend %s, state %d", backend, i);
-        KT_CHECK(lanes_eq("mlkem_keccakf1600_portable vs reference", u, s),
+        TEST_CHECK(lanes_eq("mlkem_keccak_f1600_portable vs reference", u, s),
                  "state %d", i);
     }
-    return fails;
+    return test_failures - before;
 }
 
 int main(void)
 {
-    int fails = test_reference();
-
-    fails += test_for_each_backend(run, NULL);
-    printf("%s\n", fails == 0 ? "PASS" : "FAIL");
-    return fails == 0 ? 0 : 1;
+    test_reference();
+    TEST_CHECK(test_for_each_backend(run, NULL) == 0, "backend runs failed");
+    return test_finish("keccak_f1600");
 }

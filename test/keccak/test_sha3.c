@@ -12,7 +12,7 @@
  *   - SHAKE output lengths 0 .. 3 * rate + 2 (exact multiples of the rate
  *     included), with nothing written past the requested length;
  *   - incremental absorb and squeeze in random chunk sizes;
- *   - shake_squeezeblocks against keccak_squeeze, and squeeze after blocks.
+ *   - mlkem_keccak_squeezeblocks against mlkem_keccak_squeeze, and squeeze after blocks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 #include "test/common/test_backends.h"
 #include "test/keccak/keccak_test.h"
 
-#define MAXRATE SHAKE128_RATE
+#define MAXRATE MLKEM_SHAKE128_RATE
 #define MAXIN (3 * MAXRATE + 3)
 #define MAXOUT (3 * MAXRATE + 3)
 #define CANARY 0xA5
@@ -35,10 +35,10 @@ typedef struct {
 } algo;
 
 static const algo algos[] = {
-    {"SHA3-256", SHA3_256_RATE, 32, EVP_sha3_256},
-    {"SHA3-512", SHA3_512_RATE, 64, EVP_sha3_512},
-    {"SHAKE128", SHAKE128_RATE, 0, EVP_shake128},
-    {"SHAKE256", SHAKE256_RATE, 0, EVP_shake256},
+    {"SHA3-256", MLKEM_SHA3_256_RATE, 32, EVP_sha3_256},
+    {"SHA3-512", MLKEM_SHA3_512_RATE, 64, EVP_sha3_512},
+    {"SHAKE128", MLKEM_SHAKE128_RATE, 0, EVP_shake128},
+    {"SHAKE256", MLKEM_SHAKE256_RATE, 0, EVP_shake256},
 };
 
 /* Our one-shot function for algorithm a. */
@@ -46,70 +46,70 @@ static void oneshot(const algo *a, uint8_t *out, size_t outlen,
                     const uint8_t *in, size_t len)
 {
     if (a->md == EVP_sha3_256)
-        sha3_256(out, in, len);
+        mlkem_sha3_256(out, in, len);
     else if (a->md == EVP_sha3_512)
-        sha3_512(out, in, len);
+        mlkem_sha3_512(out, in, len);
     else if (a->md == EVP_shake128)
-        shake128(out, outlen, in, len);
+        mlkem_shake128(out, outlen, in, len);
     else
-        shake256(out, outlen, in, len);
+        mlkem_shake256(out, outlen, in, len);
 }
 
-static void init(const algo *a, keccak_ctx *ctx)
+static void init(const algo *a, mlkem_keccak_ctx *ctx)
 {
     if (a->md == EVP_sha3_256)
-        sha3_256_init(ctx);
+        mlkem_sha3_256_init(ctx);
     else if (a->md == EVP_sha3_512)
-        sha3_512_init(ctx);
+        mlkem_sha3_512_init(ctx);
     else if (a->md == EVP_shake128)
-        shake128_init(ctx);
+        mlkem_shake128_init(ctx);
     else
-        shake256_init(ctx);
+        mlkem_shake256_init(ctx);
 }
 
 /* Incremental: absorb in random chunks, then finalize / squeeze in random
  * chunks (SHAKE) or the final call (SHA3). */
-static void incremental(const algo *a, kt_rng *rng, uint8_t *out,
+static void incremental(const algo *a, test_rng *rng, uint8_t *out,
                         size_t outlen, const uint8_t *in, size_t len)
 {
-    keccak_ctx ctx;
+    mlkem_keccak_ctx ctx;
     size_t off = 0;
 
     init(a, &ctx);
     while (off < len) {
         /* Mostly short chunks, sometimes more than a block, sometimes 0. */
-        size_t n = kt_below(rng, 4) == 0 ? kt_below(rng, 2 * a->rate + 2)
-                                         : kt_below(rng, 20);
+        size_t n = test_rng_below(rng, 4) == 0 ? test_rng_below(rng, 2 * a->rate + 2)
+                                         : test_rng_below(rng, 20);
         if (n > len - off)
             n = len - off;
-        sha3_update(&ctx, in + off, n);
+        mlkem_keccak_absorb(&ctx, in + off, n);
         off += n;
     }
     if (a->dlen == 32) {
-        sha3_256_final(&ctx, out);
+        mlkem_sha3_256_final(&ctx, out);
     } else if (a->dlen == 64) {
-        sha3_512_final(&ctx, out);
+        mlkem_sha3_512_final(&ctx, out);
     } else {
-        shake_finalize(&ctx);
+        mlkem_shake_finalize(&ctx);
         off = 0;
         while (off < outlen) {
-            size_t n = kt_below(rng, 3) == 0 ? kt_below(rng, 2 * a->rate + 2)
-                                             : kt_below(rng, 20);
+            size_t n = test_rng_below(rng, 3) == 0 ? test_rng_below(rng, 2 * a->rate + 2)
+                                             : test_rng_below(rng, 20);
             if (n > outlen - off)
                 n = outlen - off;
-            shake_squeeze(&ctx, out + off, n);
+            mlkem_keccak_squeeze(&ctx, out + off, n);
             off += n;
         }
-        keccak_ctx_cleanse(&ctx);
+        mlkem_keccak_ctx_cleanse(&ctx);
     }
 }
 
 /* Compare ours (one-shot and incremental) with libcrypto for one
  * (input length, output length); check nothing is written past outlen. */
-static int check_one(const algo *a, kt_rng *rng, const uint8_t *in,
+static int check_one(const algo *a, test_rng *rng, const uint8_t *in,
                      size_t len, size_t outlen, const char *backend)
 {
-    int fails = 0;
+    const int before = test_failures;
     uint8_t exp[MAXOUT], got[MAXOUT + 8];
     char what[128];
 
@@ -119,47 +119,47 @@ static int check_one(const algo *a, kt_rng *rng, const uint8_t *in,
              a->name, backend, len, outlen);
     memset(got, CANARY, sizeof(got));
     oneshot(a, got, outlen, in, len);
-    KT_CHECK(test_bytes_eq(what, got, exp, outlen), "%s", what);
+    TEST_CHECK(test_bytes_eq(what, got, exp, outlen), "%s", what);
     for (size_t i = outlen; i < outlen + 8; i++)
-        KT_CHECK(got[i] == CANARY, "%s: byte %zu written past the end", what,
+        TEST_CHECK(got[i] == CANARY, "%s: byte %zu written past the end", what,
                  i);
 
     snprintf(what, sizeof(what), "%s [%s] incremental len %zu outlen %zu",
              a->name, backend, len, outlen);
     memset(got, CANARY, sizeof(got));
     incremental(a, rng, got, outlen, in, len);
-    KT_CHECK(test_bytes_eq(what, got, exp, outlen), "%s", what);
+    TEST_CHECK(test_bytes_eq(what, got, exp, outlen), "%s", what);
     for (size_t i = outlen; i < outlen + 8; i++)
-        KT_CHECK(got[i] == CANARY, "%s: byte %zu written past the end", what,
+        TEST_CHECK(got[i] == CANARY, "%s: byte %zu written past the end", what,
                  i);
-    return fails;
+    return test_failures - before;
 }
 
-static int test_lengths(const algo *a, kt_rng *rng, const char *backend)
+static int test_lengths(const algo *a, test_rng *rng, const char *backend)
 {
-    int fails = 0;
+    const int before = test_failures;
     uint8_t in[MAXIN];
     const size_t maxlen = 3 * (size_t)a->rate + 2;
     /* For SHAKE: a default output length of two blocks and a bit. */
     const size_t outdef = a->dlen ? a->dlen : 2 * (size_t)a->rate + 5;
 
-    kt_fill(rng, in, sizeof(in));
+    test_rng_bytes(rng, in, sizeof(in));
     /* Every input length up to three blocks plus two bytes. */
     for (size_t len = 0; len <= maxlen; len++)
-        fails += check_one(a, rng, in, len, outdef, backend);
+        (void)check_one(a, rng, in, len, outdef, backend);
     /* Every output length for a few inputs around a block boundary. */
     if (a->dlen == 0) {
         const size_t lens[] = {0, 1, a->rate - 1, a->rate, a->rate + 1};
         for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++)
             for (size_t outlen = 0; outlen <= maxlen; outlen++)
-                fails += check_one(a, rng, in, lens[k], outlen, backend);
+                (void)check_one(a, rng, in, lens[k], outlen, backend);
     }
-    return fails;
+    return test_failures - before;
 }
 
-static int test_long(const algo *a, kt_rng *rng, const char *backend)
+static int test_long(const algo *a, test_rng *rng, const char *backend)
 {
-    int fails = 0;
+    const int before = test_failures;
     const size_t lens[] = {1000, 4096, 100003, 1 << 20};
     uint8_t *in = malloc(1 << 20);
 
@@ -167,71 +167,70 @@ static int test_long(const algo *a, kt_rng *rng, const char *backend)
         test_fail("out of memory");
         return 1;
     }
-    kt_fill(rng, in, 1 << 20);
+    test_rng_bytes(rng, in, 1 << 20);
     for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++)
-        fails += check_one(a, rng, in, lens[k],
+        (void)check_one(a, rng, in, lens[k],
                            a->dlen ? a->dlen : 3 * (size_t)a->rate, backend);
     free(in);
-    return fails;
+    return test_failures - before;
 }
 
-/* shake_squeezeblocks right after finalize and after earlier blocks equals
- * keccak_squeeze of the same total length; a squeeze after blocks goes on
+/* mlkem_keccak_squeezeblocks right after finalize and after earlier blocks equals
+ * mlkem_keccak_squeeze of the same total length; a squeeze after blocks goes on
  * with the next block. */
-static int test_squeezeblocks(const algo *a, kt_rng *rng, const char *backend)
+static int test_squeezeblocks(const algo *a, test_rng *rng, const char *backend)
 {
-    int fails = 0;
+    const int before = test_failures;
     uint8_t in[300], exp[6 * MAXRATE], got[6 * MAXRATE];
     const size_t r = a->rate;
-    keccak_ctx ctx;
+    mlkem_keccak_ctx ctx;
 
     if (a->dlen != 0)
         return 0;
     for (size_t len = 0; len < sizeof(in); len += 37) {
-        kt_fill(rng, in, len);
+        test_rng_bytes(rng, in, len);
         if (!kt_evp(a->md(), in, len, exp, 6 * r))
             return 1;
         init(a, &ctx);
-        shake_absorb(&ctx, in, len);
-        shake_finalize(&ctx);
-        shake_squeezeblocks(&ctx, got, 1);
-        shake_squeezeblocks(&ctx, got + r, 2);
-        shake_squeezeblocks(&ctx, got + 3 * r, 0);
-        shake_squeeze(&ctx, got + 3 * r, r + 7);
-        shake_squeeze(&ctx, got + 4 * r + 7, 2 * r - 7);
-        KT_CHECK(test_bytes_eq("squeezeblocks then squeeze", got, exp, 6 * r),
+        mlkem_keccak_absorb(&ctx, in, len);
+        mlkem_shake_finalize(&ctx);
+        mlkem_keccak_squeezeblocks(&ctx, got, 1);
+        mlkem_keccak_squeezeblocks(&ctx, got + r, 2);
+        mlkem_keccak_squeezeblocks(&ctx, got + 3 * r, 0);
+        mlkem_keccak_squeeze(&ctx, got + 3 * r, r + 7);
+        mlkem_keccak_squeeze(&ctx, got + 4 * r + 7, 2 * r - 7);
+        TEST_CHECK(test_bytes_eq("squeezeblocks then squeeze", got, exp, 6 * r),
                  "%s [%s] len %zu", a->name, backend, len);
-        keccak_ctx_cleanse(&ctx);
+        mlkem_keccak_ctx_cleanse(&ctx);
     }
     /* cleanse really zeroes the context. */
     {
-        static const keccak_ctx zero;
-        KT_CHECK(memcmp(&ctx, &zero, sizeof(ctx)) == 0, "%s: cleanse",
+        static const mlkem_keccak_ctx zero;
+        TEST_CHECK(memcmp(&ctx, &zero, sizeof(ctx)) == 0, "%s: cleanse",
                  a->name);
     }
-    return fails;
+    return test_failures - before;
 }
 
 static int run(const char *backend, void *arg)
 {
-    int fails = 0;
-    kt_rng rng = {0x7368613373686b65ULL}; /* "sha3shke" */
+    const int before = test_failures;
+    test_rng rng;
 
     (void)arg;
+    test_rng_init(&rng, "test_sha3");
     for (size_t i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
-        int f = test_lengths(&algos[i], &rng, backend);
-        f += test_long(&algos[i], &rng, backend);
-        f += test_squeezeblocks(&algos[i], &rng, backend);
-        printf("  %-9s %s\n", algos[i].name, f == 0 ? "ok" : "FAIL");
-        fails += f;
+        const int f0 = test_failures;
+        test_lengths(&algos[i], &rng, backend);
+        test_long(&algos[i], &rng, backend);
+        test_squeezeblocks(&algos[i], &rng, backend);
+        printf("  %-9s %s\n", algos[i].name, test_failures == f0 ? "ok" : "FAIL");
     }
-    return fails;
+    return test_failures - before;
 }
 
 int main(void)
 {
-    int fails = test_for_each_backend(run, NULL);
-
-    printf("%s\n", fails == 0 ? "PASS" : "FAIL");
-    return fails == 0 ? 0 : 1;
+    TEST_CHECK(test_for_each_backend(run, NULL) == 0, "backend runs failed");
+    return test_finish("keccak_sha3");
 }

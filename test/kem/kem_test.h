@@ -1,11 +1,11 @@
 /*
  * kem_test.h: small helpers for the kem/ unit tests.
  *
- *   CHECK(cond, fmt, ...)  count and report a failure (does not stop).
- *   kt_rng_*               a deterministic byte stream (SHAKE128 of a label
- *                          through test/common's independent SHAKE), so
- *                          every run sees the same "random" inputs.
- *   kt_modq                the canonical representative in [0, q).
+ *   kt_modq                the canonical representative in [0, q);
+ *   kt_sample_ntt_ref      SampleNTT read literally from an independent SHAKE;
+ *   kt_to_spec_order       a T_q element of a kernel set, in the spec's order.
+ * Checks and inputs come from test/common/test_util.h (TEST_CHECK,
+ * test_rng).
  */
 #ifndef MLKEM_TEST_KEM_TEST_H
 #define MLKEM_TEST_KEM_TEST_H
@@ -14,51 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kem/poly_kernels.h"
 #include "test/common/test_shake.h"
 #include "test/common/test_util.h"
-
-static int kt_failures;
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            if (kt_failures < 50) {                                            \
-                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                \
-                test_fail(__VA_ARGS__);                                        \
-            }                                                                  \
-            kt_failures++;                                                     \
-        }                                                                      \
-    } while (0)
-
-typedef struct {
-    test_shake x;
-} kt_rng;
-
-static inline void kt_rng_init(kt_rng *r, const char *label)
-{
-    test_shake128_init(&r->x);
-    test_shake_absorb(&r->x, (const uint8_t *)label, strlen(label));
-}
-
-static inline void kt_rng_bytes(kt_rng *r, uint8_t *out, size_t len)
-{
-    test_shake_squeeze(&r->x, out, len);
-}
-
-static inline uint32_t kt_rng_u32(kt_rng *r)
-{
-    uint8_t b[4];
-    kt_rng_bytes(r, b, 4);
-    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
-           ((uint32_t)b[3] << 24);
-}
-
-/* Uniform in [0, n) (n small; the bias of a 32-bit modulo is negligible
- * for test inputs). */
-static inline uint32_t kt_rng_below(kt_rng *r, uint32_t n)
-{
-    return kt_rng_u32(r) % n;
-}
 
 static inline int32_t kt_modq(int64_t a)
 {
@@ -92,15 +50,19 @@ static inline unsigned kt_sample_ntt_ref(int16_t a[256], const uint8_t rho[32],
     return used;
 }
 
-static inline int kt_finish(const char *name)
+/* A T_q element (|a_i| < 2^15) in the NTT-domain order of the kernel set pk,
+ * read back in the spec's order as canonical values: the set's Barrett
+ * reduction and ByteEncode_12, then the portable ByteDecode_12 (which
+ * uses the spec's order). out may be a. */
+static inline void kt_to_spec_order(const struct mlkem_poly_kernels *pk,
+                                    const int16_t a[256], int16_t out[256])
 {
-    if (kt_failures) {
-        fprintf(stderr, "%s: %d failure%s\n", name, kt_failures,
-                kt_failures == 1 ? "" : "s");
-        return 1;
-    }
-    printf("%s: all checks passed\n", name);
-    return 0;
+    int16_t t[256];
+    uint8_t bytes[384];
+    memcpy(t, a, sizeof(t));
+    pk->poly_reduce(t);
+    pk->byte_encode_12(bytes, t);
+    (void)mlkem_byte_decode_12_portable(out, bytes);
 }
 
 #endif /* MLKEM_TEST_KEM_TEST_H */

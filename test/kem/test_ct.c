@@ -5,7 +5,7 @@
  * Secret inputs (d, z, m, and the s and z parts of dk) are marked
  * "undefined" with MLKEM_CT_SECRET; memcheck then reports every branch and
  * every memory index that depends on them. The kernel declassifies only what
- * is public by definition (kem/ct.h); this program declassifies the public
+ * is public by definition (common/ct.h); this program declassifies the public
  * outputs it passes on (ek, c, the shared secrets it compares). CTest runs
  * it under `valgrind --error-exitcode=1`; run directly it is a functional
  * smoke test. Covered: KeyGen (byte and key API), Encaps, Decaps with a
@@ -13,7 +13,7 @@
  * for all three parameter sets, on every backend the CPU (as valgrind
  * presents it: AVX2, no AVX-512) can run.
  */
-#include "kem/ct.h"
+#include "common/ct.h"
 #include "kem/mlkem.h"
 #include "test/common/test_backends.h"
 #include "test/kem/kem_test.h"
@@ -27,18 +27,18 @@ int main(void)
 
 static int rng_secret(void *arg, uint8_t *buf, size_t len)
 {
-    kt_rng_bytes((kt_rng *)arg, buf, len);
+    test_rng_bytes((test_rng *)arg, buf, len);
     MLKEM_CT_SECRET(buf, len);
     return 1;
 }
 
 static int run(const char *backend, void *arg)
 {
-    kt_rng rng;
+    test_rng rng;
     static mlkem_key key;
-    const int failures0 = kt_failures;
+    const int failures0 = test_failures;
     (void)arg;
-    kt_rng_init(&rng, backend);
+    test_rng_init(&rng, backend);
 
     for (unsigned v = 0; v < 3; v++) {
         const mlkem_params *p = mlkem_params_get((mlkem_variant)v);
@@ -47,52 +47,52 @@ static int run(const char *backend, void *arg)
         uint8_t ek[MLKEM_MAX_EK_BYTES], dk[MLKEM_MAX_DK_BYTES];
         uint8_t c[MLKEM_MAX_CT_BYTES];
 
-        kt_rng_bytes(&rng, d, 32);
-        kt_rng_bytes(&rng, z, 32);
-        kt_rng_bytes(&rng, m, 32);
+        test_rng_bytes(&rng, d, 32);
+        test_rng_bytes(&rng, z, 32);
+        test_rng_bytes(&rng, m, 32);
         MLKEM_CT_SECRET(d, 32);
         MLKEM_CT_SECRET(z, 32);
         MLKEM_CT_SECRET(m, 32);
 
-        CHECK(mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK, "keygen");
+        TEST_CHECK(mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK, "keygen");
         /* ek and the public parts of dk are public outputs. */
         MLKEM_CT_DECLASSIFY(ek, p->ek_bytes);
         MLKEM_CT_DECLASSIFY(dk + 384 * k, p->ek_bytes + 32);
 
-        CHECK(mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, m) == MLKEM_OK,
+        TEST_CHECK(mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, m) == MLKEM_OK,
               "encaps");
         MLKEM_CT_DECLASSIFY(c, p->ct_bytes);
 
-        CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
+        TEST_CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
                   MLKEM_OK,
               "decaps");
         c[3] ^= 1; /* implicit rejection path */
-        CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
+        TEST_CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
                   MLKEM_OK,
               "decaps (rejected)");
         c[3] ^= 1;
 
         mlkem_key_init(&key, p);
-        CHECK(mlkem_key_generate(&key, d, z) == MLKEM_OK, "key_generate");
-        CHECK(mlkem_key_pct(&key, rng_secret, &rng) == MLKEM_OK, "pct");
-        CHECK(mlkem_key_set_dk(&key, dk, p->dk_bytes) == MLKEM_OK, "set_dk");
-        CHECK(mlkem_key_decaps(&key, K2, c, p->ct_bytes) == MLKEM_OK,
+        TEST_CHECK(mlkem_key_generate(&key, d, z) == MLKEM_OK, "key_generate");
+        TEST_CHECK(mlkem_key_pct(&key, rng_secret, &rng) == MLKEM_OK, "pct");
+        TEST_CHECK(mlkem_key_set_dk(&key, dk, p->dk_bytes) == MLKEM_OK, "set_dk");
+        TEST_CHECK(mlkem_key_decaps(&key, K2, c, p->ct_bytes) == MLKEM_OK,
               "key_decaps");
-        CHECK(mlkem_check_dk(p, dk, p->dk_bytes) == MLKEM_OK, "check_dk");
+        TEST_CHECK(mlkem_check_dk(p, dk, p->dk_bytes) == MLKEM_OK, "check_dk");
         mlkem_key_cleanse(&key);
 
         /* The functional result, compared after declassification. */
         MLKEM_CT_DECLASSIFY(K, 32);
         MLKEM_CT_DECLASSIFY(K2, 32);
-        CHECK(memcmp(K, K2, 32) == 0, "%s: shared secrets differ", p->name);
+        TEST_CHECK(memcmp(K, K2, 32) == 0, "%s: shared secrets differ", p->name);
     }
-    return kt_failures - failures0;
+    return test_failures - failures0;
 }
 
 int main(void)
 {
     printf("running %s valgrind\n", RUNNING_ON_VALGRIND ? "under" : "without");
     test_for_each_backend(run, NULL);
-    return kt_finish("test_ct");
+    return test_finish("test_ct");
 }
 #endif

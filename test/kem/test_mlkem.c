@@ -26,7 +26,7 @@
 
 static int rng_fn(void *arg, uint8_t *buf, size_t len)
 {
-    kt_rng_bytes((kt_rng *)arg, buf, len);
+    test_rng_bytes((test_rng *)arg, buf, len);
     return 1;
 }
 
@@ -54,15 +54,15 @@ static void check_bad_dk(const mlkem_params *p, const uint8_t *bad,
     uint8_t K[32];
     mlkem_key key;
 
-    CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == want, "check_dk: %s", what);
+    TEST_CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == want, "check_dk: %s", what);
     memset(K, 0xaa, 32);
-    CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes, bad, p->dk_bytes) == want,
+    TEST_CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes, bad, p->dk_bytes) == want,
           "decaps: %s", what);
-    CHECK(all_zero(K, 32), "decaps K zeroed: %s", what);
+    TEST_CHECK(all_zero(K, 32), "decaps K zeroed: %s", what);
     mlkem_key_init(&key, p);
-    CHECK(mlkem_key_set_dk(&key, bad, p->dk_bytes) == want, "key_set_dk: %s",
+    TEST_CHECK(mlkem_key_set_dk(&key, bad, p->dk_bytes) == want, "key_set_dk: %s",
           what);
-    CHECK(key.flags == 0, "key empty after failed set_dk: %s", what);
+    TEST_CHECK(key.flags == 0, "key empty after failed set_dk: %s", what);
 }
 
 /* Set 12-bit value number idx of a ByteEncode_12 string. */
@@ -98,21 +98,21 @@ static void test_params(void)
                                          "ML-KEM-1024"};
     for (unsigned v = 0; v < 3; v++) {
         const mlkem_params *p = mlkem_params_get((mlkem_variant)v);
-        CHECK(p != NULL && p->variant == (mlkem_variant)v, "params_get(%u)", v);
+        TEST_CHECK(p != NULL && p->variant == (mlkem_variant)v, "params_get(%u)", v);
         if (!p)
             continue;
-        CHECK(strcmp(p->name, names[v]) == 0, "name %u", v);
-        CHECK(p->k == t[v].k && p->eta1 == t[v].eta1 && p->eta2 == t[v].eta2 &&
+        TEST_CHECK(strcmp(p->name, names[v]) == 0, "name %u", v);
+        TEST_CHECK(p->k == t[v].k && p->eta1 == t[v].eta1 && p->eta2 == t[v].eta2 &&
                   p->du == t[v].du && p->dv == t[v].dv,
               "Table 2 row %u", v);
-        CHECK(p->bits == t[v].bits && p->security_bits == t[v].sec, "bits %u", v);
-        CHECK(p->ek_bytes == t[v].ek && p->dk_bytes == t[v].dk &&
+        TEST_CHECK(p->bits == t[v].bits && p->security_bits == t[v].sec, "bits %u", v);
+        TEST_CHECK(p->ek_bytes == t[v].ek && p->dk_bytes == t[v].dk &&
                   p->ct_bytes == t[v].ct,
               "Table 3 row %u", v);
-        CHECK(mlkem_params_by_bits(t[v].bits) == p, "by_bits(%u)", t[v].bits);
+        TEST_CHECK(mlkem_params_by_bits(t[v].bits) == p, "by_bits(%u)", t[v].bits);
     }
-    CHECK(mlkem_params_get((mlkem_variant)3) == NULL, "params_get(3)");
-    CHECK(mlkem_params_by_bits(256) == NULL, "by_bits(256)");
+    TEST_CHECK(mlkem_params_get((mlkem_variant)3) == NULL, "params_get(3)");
+    TEST_CHECK(mlkem_params_by_bits(256) == NULL, "by_bits(256)");
 }
 
 static void test_strerror(void)
@@ -125,10 +125,10 @@ static void test_strerror(void)
     const char *unknown = mlkem_strerror(-100);
     for (unsigned i = 0; i < n; i++) {
         const char *s = mlkem_strerror(codes[i]);
-        CHECK(s != NULL && s[0] != '\0' && strcmp(s, unknown) != 0,
+        TEST_CHECK(s != NULL && s[0] != '\0' && strcmp(s, unknown) != 0,
               "strerror(%d)", codes[i]);
         for (unsigned j = 0; j < i; j++)
-            CHECK(strcmp(s, mlkem_strerror(codes[j])) != 0,
+            TEST_CHECK(strcmp(s, mlkem_strerror(codes[j])) != 0,
                   "strerror(%d) == strerror(%d)", codes[i], codes[j]);
     }
 }
@@ -143,46 +143,46 @@ static void test_kat(const mlkem_params *p)
         m[i] = (uint8_t)(64 + i);
     }
     test_hex_decode(want, 32, kat_ss[p->variant], 64);
-    CHECK(mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK, "KAT keygen");
-    CHECK(mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, m) == MLKEM_OK,
+    TEST_CHECK(mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK, "KAT keygen");
+    TEST_CHECK(mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, m) == MLKEM_OK,
           "KAT encaps");
-    CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
+    TEST_CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
               MLKEM_OK,
           "KAT decaps");
-    CHECK(test_bytes_eq("KAT encaps K", K, want, 32), "%s KAT K", p->name);
-    CHECK(test_bytes_eq("KAT decaps K", K2, want, 32), "%s KAT K'", p->name);
+    TEST_CHECK(test_bytes_eq("KAT encaps K", K, want, 32), "%s KAT K", p->name);
+    TEST_CHECK(test_bytes_eq("KAT decaps K", K2, want, 32), "%s KAT K'", p->name);
 }
 
-static void test_roundtrip(const mlkem_params *p, kt_rng *rng)
+static void test_roundtrip(const mlkem_params *p, test_rng *rng)
 {
     for (unsigned it = 0; it < 25; it++) {
         uint8_t ek[MLKEM_MAX_EK_BYTES], dk[MLKEM_MAX_DK_BYTES];
         uint8_t c[MLKEM_MAX_CT_BYTES], K[32], K2[32];
-        CHECK(mlkem_keygen(p, ek, dk, rng_fn, rng) == MLKEM_OK, "keygen");
-        CHECK(mlkem_check_ek(p, ek, p->ek_bytes) == MLKEM_OK, "check_ek");
-        CHECK(mlkem_check_dk(p, dk, p->dk_bytes) == MLKEM_OK, "check_dk");
-        CHECK(mlkem_encaps(p, c, K, ek, p->ek_bytes, rng_fn, rng) == MLKEM_OK,
+        TEST_CHECK(mlkem_keygen(p, ek, dk, rng_fn, rng) == MLKEM_OK, "keygen");
+        TEST_CHECK(mlkem_check_ek(p, ek, p->ek_bytes) == MLKEM_OK, "check_ek");
+        TEST_CHECK(mlkem_check_dk(p, dk, p->dk_bytes) == MLKEM_OK, "check_dk");
+        TEST_CHECK(mlkem_encaps(p, c, K, ek, p->ek_bytes, rng_fn, rng) == MLKEM_OK,
               "encaps");
-        CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
+        TEST_CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
                   MLKEM_OK,
               "decaps");
-        CHECK(memcmp(K, K2, 32) == 0, "%s round trip %u: K differs", p->name,
+        TEST_CHECK(memcmp(K, K2, 32) == 0, "%s round trip %u: K differs", p->name,
               it);
         /* dk layout: dk_pke || ek || H(ek) || z */
-        CHECK(memcmp(dk + 384 * p->k, ek, p->ek_bytes) == 0, "dk embeds ek");
+        TEST_CHECK(memcmp(dk + 384 * p->k, ek, p->ek_bytes) == 0, "dk embeds ek");
         uint8_t h[32];
         sha3_256_ref(h, ek, p->ek_bytes);
-        CHECK(memcmp(dk + 384 * p->k + p->ek_bytes, h, 32) == 0,
+        TEST_CHECK(memcmp(dk + 384 * p->k + p->ek_bytes, h, 32) == 0,
               "dk holds H(ek)");
     }
 }
 
-static void test_implicit_rejection(const mlkem_params *p, kt_rng *rng)
+static void test_implicit_rejection(const mlkem_params *p, test_rng *rng)
 {
     uint8_t ek[MLKEM_MAX_EK_BYTES], dk[MLKEM_MAX_DK_BYTES];
     uint8_t c[MLKEM_MAX_CT_BYTES], K[32], Kr[32], want[32];
-    CHECK(mlkem_keygen(p, ek, dk, rng_fn, rng) == MLKEM_OK, "keygen");
-    CHECK(mlkem_encaps(p, c, K, ek, p->ek_bytes, rng_fn, rng) == MLKEM_OK,
+    TEST_CHECK(mlkem_keygen(p, ek, dk, rng_fn, rng) == MLKEM_OK, "keygen");
+    TEST_CHECK(mlkem_encaps(p, c, K, ek, p->ek_bytes, rng_fn, rng) == MLKEM_OK,
           "encaps");
     const uint8_t *z = dk + p->dk_bytes - 32;
     const size_t where[3] = {0, p->ct_bytes / 2, p->ct_bytes - 1};
@@ -191,52 +191,52 @@ static void test_implicit_rejection(const mlkem_params *p, kt_rng *rng)
         test_shake x;
         memcpy(bad, c, p->ct_bytes);
         bad[where[w]] ^= 0x01;
-        CHECK(mlkem_decaps_internal(p, Kr, bad, p->ct_bytes, dk,
+        TEST_CHECK(mlkem_decaps_internal(p, Kr, bad, p->ct_bytes, dk,
                                     p->dk_bytes) == MLKEM_OK,
               "implicit rejection returns MLKEM_OK");
         test_shake256_init(&x);
         test_shake_absorb(&x, z, 32);
         test_shake_absorb(&x, bad, p->ct_bytes);
         test_shake_squeeze(&x, want, 32);
-        CHECK(memcmp(Kr, want, 32) == 0, "%s: K-bar != SHAKE256(z || c)",
+        TEST_CHECK(memcmp(Kr, want, 32) == 0, "%s: K-bar != SHAKE256(z || c)",
               p->name);
-        CHECK(memcmp(Kr, K, 32) != 0, "%s: tampered c gave the real K",
+        TEST_CHECK(memcmp(Kr, K, 32) != 0, "%s: tampered c gave the real K",
               p->name);
     }
 }
 
-static void test_bad_inputs(const mlkem_params *p, kt_rng *rng)
+static void test_bad_inputs(const mlkem_params *p, test_rng *rng)
 {
     uint8_t ek[MLKEM_MAX_EK_BYTES + 1], dk[MLKEM_MAX_DK_BYTES + 1];
     uint8_t c[MLKEM_MAX_CT_BYTES + 1], K[32];
     uint8_t bad[MLKEM_MAX_DK_BYTES + 1];
     const size_t k = p->k;
-    CHECK(mlkem_keygen(p, ek, dk, rng_fn, rng) == MLKEM_OK, "keygen");
-    CHECK(mlkem_encaps(p, c, K, ek, p->ek_bytes, rng_fn, rng) == MLKEM_OK,
+    TEST_CHECK(mlkem_keygen(p, ek, dk, rng_fn, rng) == MLKEM_OK, "keygen");
+    TEST_CHECK(mlkem_encaps(p, c, K, ek, p->ek_bytes, rng_fn, rng) == MLKEM_OK,
           "encaps");
 
     /* Lengths. */
     for (int delta = -1; delta <= 1; delta += 2) {
         memset(K, 0xaa, 32);
         memset(bad, 0xaa, sizeof(bad));
-        CHECK(mlkem_encaps_internal(p, bad, K, ek, p->ek_bytes + delta, c) ==
+        TEST_CHECK(mlkem_encaps_internal(p, bad, K, ek, p->ek_bytes + delta, c) ==
                   MLKEM_ERR_LENGTH,
               "encaps ek_len %+d", delta);
-        CHECK(all_zero(K, 32) && all_zero(bad, p->ct_bytes),
+        TEST_CHECK(all_zero(K, 32) && all_zero(bad, p->ct_bytes),
               "encaps outputs zeroed on length error");
-        CHECK(mlkem_check_ek(p, ek, p->ek_bytes + delta) == MLKEM_ERR_LENGTH,
+        TEST_CHECK(mlkem_check_ek(p, ek, p->ek_bytes + delta) == MLKEM_ERR_LENGTH,
               "check_ek length");
         memset(K, 0xaa, 32);
-        CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes + delta, dk,
+        TEST_CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes + delta, dk,
                                     p->dk_bytes) == MLKEM_ERR_LENGTH,
               "decaps c_len %+d", delta);
-        CHECK(all_zero(K, 32), "decaps K zeroed (c length)");
+        TEST_CHECK(all_zero(K, 32), "decaps K zeroed (c length)");
         memset(K, 0xaa, 32);
-        CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes, dk,
+        TEST_CHECK(mlkem_decaps_internal(p, K, c, p->ct_bytes, dk,
                                     p->dk_bytes + delta) == MLKEM_ERR_LENGTH,
               "decaps dk_len %+d", delta);
-        CHECK(all_zero(K, 32), "decaps K zeroed (dk length)");
-        CHECK(mlkem_check_dk(p, dk, p->dk_bytes + delta) == MLKEM_ERR_LENGTH,
+        TEST_CHECK(all_zero(K, 32), "decaps K zeroed (dk length)");
+        TEST_CHECK(mlkem_check_dk(p, dk, p->dk_bytes + delta) == MLKEM_ERR_LENGTH,
               "check_dk length");
     }
 
@@ -251,19 +251,19 @@ static void test_bad_inputs(const mlkem_params *p, kt_rng *rng)
                 mlkem_key key;
                 memcpy(bad, ek, p->ek_bytes);
                 set12(bad, pos[pi], vals[vi]);
-                CHECK(mlkem_check_ek(p, bad, p->ek_bytes) == want,
+                TEST_CHECK(mlkem_check_ek(p, bad, p->ek_bytes) == want,
                       "check_ek value %u at %u", vals[vi], pos[pi]);
                 memset(K, 0xaa, 32);
                 uint8_t cc[MLKEM_MAX_CT_BYTES];
                 int r = mlkem_encaps_internal(p, cc, K, bad, p->ek_bytes, c);
-                CHECK(r == want, "encaps ek value %u: %d", vals[vi], r);
+                TEST_CHECK(r == want, "encaps ek value %u: %d", vals[vi], r);
                 if (want != MLKEM_OK)
-                    CHECK(all_zero(K, 32) && all_zero(cc, p->ct_bytes),
+                    TEST_CHECK(all_zero(K, 32) && all_zero(cc, p->ct_bytes),
                           "encaps outputs zeroed on modulus error");
                 mlkem_key_init(&key, p);
-                CHECK(mlkem_key_set_ek(&key, bad, p->ek_bytes) == want,
+                TEST_CHECK(mlkem_key_set_ek(&key, bad, p->ek_bytes) == want,
                       "key_set_ek value %u", vals[vi]);
-                CHECK(key.flags == (want == MLKEM_OK ? MLKEM_KEY_HAS_PUB : 0u),
+                TEST_CHECK(key.flags == (want == MLKEM_OK ? MLKEM_KEY_HAS_PUB : 0u),
                       "key flags after set_ek");
             }
         }
@@ -279,7 +279,7 @@ static void test_bad_inputs(const mlkem_params *p, kt_rng *rng)
     /* A changed ek inside dk (hash no longer matches). */
     memcpy(bad, dk, p->dk_bytes);
     bad[384 * k + 5] ^= 1;
-    CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == MLKEM_ERR_DK_HASH,
+    TEST_CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == MLKEM_ERR_DK_HASH,
           "check_dk with modified embedded ek");
 
     /* Unreduced s (the hash does not cover s). */
@@ -294,7 +294,7 @@ static void test_bad_inputs(const mlkem_params *p, kt_rng *rng)
     memcpy(bad, dk, p->dk_bytes);
     set12(bad + 384 * k, 3, Q);
     sha3_256_ref(bad + 384 * k + p->ek_bytes, bad + 384 * k, p->ek_bytes);
-    CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == MLKEM_ERR_EK_MODULUS,
+    TEST_CHECK(mlkem_check_dk(p, bad, p->dk_bytes) == MLKEM_ERR_EK_MODULUS,
           "check_dk with unreduced embedded ek");
 
     /* Failing RNG. */
@@ -302,21 +302,21 @@ static void test_bad_inputs(const mlkem_params *p, kt_rng *rng)
         uint8_t e2[MLKEM_MAX_EK_BYTES], d2[MLKEM_MAX_DK_BYTES];
         memset(e2, 0xaa, sizeof(e2));
         memset(d2, 0xaa, sizeof(d2));
-        CHECK(mlkem_keygen(p, e2, d2, fail_fn, NULL) == MLKEM_ERR_RANDOM,
+        TEST_CHECK(mlkem_keygen(p, e2, d2, fail_fn, NULL) == MLKEM_ERR_RANDOM,
               "keygen with failing RNG");
-        CHECK(all_zero(e2, p->ek_bytes) && all_zero(d2, p->dk_bytes),
+        TEST_CHECK(all_zero(e2, p->ek_bytes) && all_zero(d2, p->dk_bytes),
               "keygen outputs zeroed on RNG failure");
         memset(K, 0xaa, 32);
         memset(bad, 0xaa, sizeof(bad));
-        CHECK(mlkem_encaps(p, bad, K, ek, p->ek_bytes, fail_fn, NULL) ==
+        TEST_CHECK(mlkem_encaps(p, bad, K, ek, p->ek_bytes, fail_fn, NULL) ==
                   MLKEM_ERR_RANDOM,
               "encaps with failing RNG");
-        CHECK(all_zero(K, 32) && all_zero(bad, p->ct_bytes),
+        TEST_CHECK(all_zero(K, 32) && all_zero(bad, p->ct_bytes),
               "encaps outputs zeroed on RNG failure");
     }
 }
 
-static void test_key_api(const mlkem_params *p, kt_rng *rng)
+static void test_key_api(const mlkem_params *p, test_rng *rng)
 {
     static mlkem_key gen, pub, priv, empty;
     uint8_t d[32], z[32], m[32];
@@ -325,119 +325,119 @@ static void test_key_api(const mlkem_params *p, kt_rng *rng)
     uint8_t c[MLKEM_MAX_CT_BYTES], c2[MLKEM_MAX_CT_BYTES];
     uint8_t K[32], K2[32], K3[32];
 
-    kt_rng_bytes(rng, d, 32);
-    kt_rng_bytes(rng, z, 32);
-    kt_rng_bytes(rng, m, 32);
-    CHECK(mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK, "keygen");
+    test_rng_bytes(rng, d, 32);
+    test_rng_bytes(rng, z, 32);
+    test_rng_bytes(rng, m, 32);
+    TEST_CHECK(mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK, "keygen");
 
     mlkem_key_init(&gen, p);
-    CHECK(gen.params == p && gen.flags == 0, "key_init");
-    CHECK(mlkem_key_generate(&gen, d, z) == MLKEM_OK, "key_generate");
-    CHECK(gen.flags == (MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV |
+    TEST_CHECK(gen.params == p && gen.flags == 0, "key_init");
+    TEST_CHECK(mlkem_key_generate(&gen, d, z) == MLKEM_OK, "key_generate");
+    TEST_CHECK(gen.flags == (MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV |
                         MLKEM_KEY_HAS_SEED),
           "generate flags");
-    CHECK(memcmp(gen.seed, d, 32) == 0 && memcmp(gen.seed + 32, z, 32) == 0,
+    TEST_CHECK(memcmp(gen.seed, d, 32) == 0 && memcmp(gen.seed + 32, z, 32) == 0,
           "seed = d || z");
-    CHECK(mlkem_key_encode_ek(&gen, ek2) == MLKEM_OK &&
+    TEST_CHECK(mlkem_key_encode_ek(&gen, ek2) == MLKEM_OK &&
               memcmp(ek, ek2, p->ek_bytes) == 0,
           "generate: encode_ek = byte API ek");
-    CHECK(mlkem_key_encode_dk(&gen, dk2) == MLKEM_OK &&
+    TEST_CHECK(mlkem_key_encode_dk(&gen, dk2) == MLKEM_OK &&
               memcmp(dk, dk2, p->dk_bytes) == 0,
           "generate: encode_dk = byte API dk");
 
     mlkem_key_init(&pub, p);
-    CHECK(mlkem_key_set_ek(&pub, ek, p->ek_bytes) == MLKEM_OK, "set_ek");
-    CHECK(pub.flags == MLKEM_KEY_HAS_PUB, "set_ek flags");
-    CHECK(mlkem_key_encode_ek(&pub, ek2) == MLKEM_OK &&
+    TEST_CHECK(mlkem_key_set_ek(&pub, ek, p->ek_bytes) == MLKEM_OK, "set_ek");
+    TEST_CHECK(pub.flags == MLKEM_KEY_HAS_PUB, "set_ek flags");
+    TEST_CHECK(mlkem_key_encode_ek(&pub, ek2) == MLKEM_OK &&
               memcmp(ek, ek2, p->ek_bytes) == 0,
           "set_ek / encode_ek round trip");
-    CHECK(mlkem_key_encode_dk(&pub, dk2) == MLKEM_ERR_NO_KEY,
+    TEST_CHECK(mlkem_key_encode_dk(&pub, dk2) == MLKEM_ERR_NO_KEY,
           "encode_dk of a public key");
 
     mlkem_key_init(&priv, p);
-    CHECK(mlkem_key_set_dk(&priv, dk, p->dk_bytes) == MLKEM_OK, "set_dk");
-    CHECK(priv.flags == (MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV),
+    TEST_CHECK(mlkem_key_set_dk(&priv, dk, p->dk_bytes) == MLKEM_OK, "set_dk");
+    TEST_CHECK(priv.flags == (MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV),
           "set_dk flags");
-    CHECK(mlkem_key_encode_dk(&priv, dk2) == MLKEM_OK &&
+    TEST_CHECK(mlkem_key_encode_dk(&priv, dk2) == MLKEM_OK &&
               memcmp(dk, dk2, p->dk_bytes) == 0,
           "set_dk / encode_dk round trip");
-    CHECK(mlkem_key_encode_ek(&priv, ek2) == MLKEM_OK &&
+    TEST_CHECK(mlkem_key_encode_ek(&priv, ek2) == MLKEM_OK &&
               memcmp(ek, ek2, p->ek_bytes) == 0,
           "set_dk / encode_ek");
 
     /* Encaps: byte API = key API (public, generated and private keys). */
-    CHECK(mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, m) == MLKEM_OK,
+    TEST_CHECK(mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, m) == MLKEM_OK,
           "encaps_internal");
     const mlkem_key *keys[3] = {&pub, &gen, &priv};
     for (unsigned i = 0; i < 3; i++) {
-        CHECK(mlkem_key_encaps(keys[i], c2, K2, m) == MLKEM_OK, "key_encaps");
-        CHECK(memcmp(c, c2, p->ct_bytes) == 0 && memcmp(K, K2, 32) == 0,
+        TEST_CHECK(mlkem_key_encaps(keys[i], c2, K2, m) == MLKEM_OK, "key_encaps");
+        TEST_CHECK(memcmp(c, c2, p->ct_bytes) == 0 && memcmp(K, K2, 32) == 0,
               "key_encaps %u = encaps_internal", i);
     }
     /* Decaps: byte API = key API, valid and tampered c. */
     for (unsigned t = 0; t < 2; t++) {
         if (t)
             c[7] ^= 0x40;
-        CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
+        TEST_CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
                   MLKEM_OK,
               "decaps_internal");
-        CHECK(mlkem_key_decaps(&priv, K3, c, p->ct_bytes) == MLKEM_OK,
+        TEST_CHECK(mlkem_key_decaps(&priv, K3, c, p->ct_bytes) == MLKEM_OK,
               "key_decaps");
-        CHECK(memcmp(K2, K3, 32) == 0, "key_decaps = decaps_internal (%u)", t);
-        CHECK(mlkem_key_decaps(&gen, K3, c, p->ct_bytes) == MLKEM_OK,
+        TEST_CHECK(memcmp(K2, K3, 32) == 0, "key_decaps = decaps_internal (%u)", t);
+        TEST_CHECK(mlkem_key_decaps(&gen, K3, c, p->ct_bytes) == MLKEM_OK,
               "key_decaps gen");
-        CHECK(memcmp(K2, K3, 32) == 0, "generated key decaps (%u)", t);
-        CHECK((memcmp(K, K2, 32) == 0) == (t == 0), "decaps result (%u)", t);
+        TEST_CHECK(memcmp(K2, K3, 32) == 0, "generated key decaps (%u)", t);
+        TEST_CHECK((memcmp(K, K2, 32) == 0) == (t == 0), "decaps result (%u)", t);
     }
     memset(K3, 0xaa, 32);
-    CHECK(mlkem_key_decaps(&priv, K3, c, p->ct_bytes - 1) == MLKEM_ERR_LENGTH &&
+    TEST_CHECK(mlkem_key_decaps(&priv, K3, c, p->ct_bytes - 1) == MLKEM_ERR_LENGTH &&
               all_zero(K3, 32),
           "key_decaps length");
     memset(K3, 0xaa, 32);
-    CHECK(mlkem_key_decaps(&pub, K3, c, p->ct_bytes) == MLKEM_ERR_NO_KEY &&
+    TEST_CHECK(mlkem_key_decaps(&pub, K3, c, p->ct_bytes) == MLKEM_ERR_NO_KEY &&
               all_zero(K3, 32),
           "key_decaps with a public key");
     mlkem_key_init(&empty, p);
-    CHECK(mlkem_key_encaps(&empty, c2, K3, m) == MLKEM_ERR_NO_KEY,
+    TEST_CHECK(mlkem_key_encaps(&empty, c2, K3, m) == MLKEM_ERR_NO_KEY,
           "key_encaps with an empty key");
-    CHECK(mlkem_key_encode_ek(&empty, ek2) == MLKEM_ERR_NO_KEY,
+    TEST_CHECK(mlkem_key_encode_ek(&empty, ek2) == MLKEM_ERR_NO_KEY,
           "encode_ek of an empty key");
-    CHECK(mlkem_key_pct(&pub, rng_fn, rng) == MLKEM_ERR_NO_KEY,
+    TEST_CHECK(mlkem_key_pct(&pub, rng_fn, rng) == MLKEM_ERR_NO_KEY,
           "pct of a public key");
 
     /* PCT. */
-    CHECK(mlkem_key_pct(&gen, rng_fn, rng) == MLKEM_OK, "pct (generated)");
-    CHECK(mlkem_key_pct(&priv, rng_fn, rng) == MLKEM_OK, "pct (parsed)");
-    CHECK(mlkem_key_pct(&priv, fail_fn, NULL) == MLKEM_ERR_RANDOM,
+    TEST_CHECK(mlkem_key_pct(&gen, rng_fn, rng) == MLKEM_OK, "pct (generated)");
+    TEST_CHECK(mlkem_key_pct(&priv, rng_fn, rng) == MLKEM_OK, "pct (parsed)");
+    TEST_CHECK(mlkem_key_pct(&priv, fail_fn, NULL) == MLKEM_ERR_RANDOM,
           "pct with failing RNG");
     {
         /* A corrupted secret: decapsulation now rejects implicitly. */
         static mlkem_key broken;
         broken = priv;
         broken.s_hat[0][0] = (int16_t)((broken.s_hat[0][0] + 1) % Q);
-        CHECK(mlkem_key_pct(&broken, rng_fn, rng) == MLKEM_ERR_PCT,
+        TEST_CHECK(mlkem_key_pct(&broken, rng_fn, rng) == MLKEM_ERR_PCT,
               "pct must fail on a corrupted key");
         mlkem_key_cleanse(&broken);
     }
 
     /* ek_equal. */
-    CHECK(mlkem_key_ek_equal(&gen, &pub) == 1, "ek_equal gen/pub");
-    CHECK(mlkem_key_ek_equal(&priv, &pub) == 1, "ek_equal priv/pub");
-    CHECK(mlkem_key_ek_equal(&empty, &pub) == 0, "ek_equal empty");
+    TEST_CHECK(mlkem_key_ek_equal(&gen, &pub) == 1, "ek_equal gen/pub");
+    TEST_CHECK(mlkem_key_ek_equal(&priv, &pub) == 1, "ek_equal priv/pub");
+    TEST_CHECK(mlkem_key_ek_equal(&empty, &pub) == 0, "ek_equal empty");
     {
         static mlkem_key other;
         uint8_t d2[32];
         memcpy(d2, d, 32);
         d2[0] ^= 1;
         mlkem_key_init(&other, p);
-        CHECK(mlkem_key_generate(&other, d2, z) == MLKEM_OK, "generate other");
-        CHECK(mlkem_key_ek_equal(&gen, &other) == 0, "ek_equal different");
+        TEST_CHECK(mlkem_key_generate(&other, d2, z) == MLKEM_OK, "generate other");
+        TEST_CHECK(mlkem_key_ek_equal(&gen, &other) == 0, "ek_equal different");
         mlkem_key_cleanse(&other);
     }
 
     /* Cleanse leaves an empty key of the same set. */
     mlkem_key_cleanse(&gen);
-    CHECK(gen.params == p && gen.flags == 0 && all_zero(gen.z, 32) &&
+    TEST_CHECK(gen.params == p && gen.flags == 0 && all_zero(gen.z, 32) &&
               all_zero((const uint8_t *)gen.s_hat, sizeof(gen.s_hat)),
           "key_cleanse");
     mlkem_key_cleanse(&pub);
@@ -446,11 +446,11 @@ static void test_key_api(const mlkem_params *p, kt_rng *rng)
 
 static int body(const char *backend, void *arg)
 {
-    const int before = kt_failures;
-    kt_rng rng;
+    const int before = test_failures;
+    test_rng rng;
     (void)backend;
     (void)arg;
-    kt_rng_init(&rng, "test_mlkem");
+    test_rng_init(&rng, "test_mlkem");
     for (unsigned v = 0; v < 3; v++) {
         const mlkem_params *p = mlkem_params_get((mlkem_variant)v);
         test_kat(p);
@@ -459,7 +459,7 @@ static int body(const char *backend, void *arg)
         test_bad_inputs(p, &rng);
         test_key_api(p, &rng);
     }
-    return kt_failures - before;
+    return test_failures - before;
 }
 
 /* SHA3-256 from test/common's Keccak (SHAKE256's rate, domain 0x06): the
@@ -475,6 +475,6 @@ int main(void)
 {
     test_params();
     test_strerror();
-    CHECK(test_for_each_backend(body, NULL) == 0, "backend runs failed");
-    return kt_finish("test_mlkem");
+    TEST_CHECK(test_for_each_backend(body, NULL) == 0, "backend runs failed");
+    return test_finish("test_mlkem");
 }

@@ -4,7 +4,7 @@
  * The binary is linked with --wrap for the portable permutation kernels
  * (test/kem/CMakeLists.txt), so every single-state permutation and every
  * x4 / x8 call (4 / 8 permutations) is counted as the kernel really runs
- * it. The expected counts follow /work notes' table (FIPS 203 §4.1 sizes):
+ * it. The expected counts follow from FIPS 203's sizes (§4.1, §8):
  *   sponge over L input bytes at rate R: floor(L / R) + 1 permutations up
  *   to the first output block, +1 per further block;
  *   SampleNTT: max(3, blocks actually needed) per entry, where "needed" is
@@ -13,28 +13,28 @@
  * ML-KEM-768: keygen 43, encaps from ek bytes 44, decaps with a parsed key
  * 17, decaps from dk bytes 53 (plus any 4th SampleNTT blocks).
  */
-#include "arch/backend.h"
+#include "arch/dispatch.h"
 #include "kem/mlkem.h"
 #include "test/kem/kem_test.h"
 
 static unsigned long perms;
 static int nested;
 
-void __real_mlkem_keccakf1600_portable(uint64_t s[25]);
-void __real_mlkem_keccak_x4_permute_portable(keccak_x4 *st);
-void __real_mlkem_keccak_x8_permute_portable(keccak_x8 *st);
-void __wrap_mlkem_keccakf1600_portable(uint64_t s[25]);
-void __wrap_mlkem_keccak_x4_permute_portable(keccak_x4 *st);
-void __wrap_mlkem_keccak_x8_permute_portable(keccak_x8 *st);
+void __real_mlkem_keccak_f1600_portable(uint64_t s[25]);
+void __real_mlkem_keccak_x4_permute_portable(mlkem_keccak_x4 *st);
+void __real_mlkem_keccak_x8_permute_portable(mlkem_keccak_x8 *st);
+void __wrap_mlkem_keccak_f1600_portable(uint64_t s[25]);
+void __wrap_mlkem_keccak_x4_permute_portable(mlkem_keccak_x4 *st);
+void __wrap_mlkem_keccak_x8_permute_portable(mlkem_keccak_x8 *st);
 
-void __wrap_mlkem_keccakf1600_portable(uint64_t s[25])
+void __wrap_mlkem_keccak_f1600_portable(uint64_t s[25])
 {
     if (!nested)
         perms++;
-    __real_mlkem_keccakf1600_portable(s);
+    __real_mlkem_keccak_f1600_portable(s);
 }
 
-void __wrap_mlkem_keccak_x4_permute_portable(keccak_x4 *st)
+void __wrap_mlkem_keccak_x4_permute_portable(mlkem_keccak_x4 *st)
 {
     perms += 4;
     nested++;
@@ -42,7 +42,7 @@ void __wrap_mlkem_keccak_x4_permute_portable(keccak_x4 *st)
     nested--;
 }
 
-void __wrap_mlkem_keccak_x8_permute_portable(keccak_x8 *st)
+void __wrap_mlkem_keccak_x8_permute_portable(mlkem_keccak_x8 *st)
 {
     perms += 8;
     nested++;
@@ -78,12 +78,12 @@ static unsigned long prf_perms(const mlkem_params *p, int encrypt)
 
 int main(void)
 {
-    kt_rng rng;
+    test_rng rng;
     static mlkem_key key;
-    kt_rng_init(&rng, "test_perms");
+    test_rng_init(&rng, "test_perms");
 
     /* The portable backend is the one whose x4 costs 4 permutations. */
-    if (!mlkem_backend_force("portable"))
+    if (!mlkem_arch_use("portable"))
         test_skip("portable backend not available");
 
     for (unsigned v = 0; v < 3; v++) {
@@ -99,26 +99,26 @@ int main(void)
                 m[i] = (uint8_t)(64 + i);
             }
             if (it > 0) {
-                kt_rng_bytes(&rng, d, 32);
-                kt_rng_bytes(&rng, m, 32);
+                test_rng_bytes(&rng, d, 32);
+                test_rng_bytes(&rng, m, 32);
             }
             perms = 0;
-            CHECK(mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK, "keygen");
+            TEST_CHECK(mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK, "keygen");
             kg = perms;
             perms = 0;
-            CHECK(mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, m) == MLKEM_OK,
+            TEST_CHECK(mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, m) == MLKEM_OK,
                   "encaps");
             en = perms;
             perms = 0;
             mlkem_key_init(&key, p);
-            CHECK(mlkem_key_set_dk(&key, dk, p->dk_bytes) == MLKEM_OK, "set_dk");
+            TEST_CHECK(mlkem_key_set_dk(&key, dk, p->dk_bytes) == MLKEM_OK, "set_dk");
             set_dk = perms;
             perms = 0;
-            CHECK(mlkem_key_decaps(&key, K2, c, p->ct_bytes) == MLKEM_OK,
+            TEST_CHECK(mlkem_key_decaps(&key, K2, c, p->ct_bytes) == MLKEM_OK,
                   "decaps");
             de_key = perms;
             perms = 0;
-            CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
+            TEST_CHECK(mlkem_decaps_internal(p, K2, c, p->ct_bytes, dk, p->dk_bytes) ==
                       MLKEM_OK,
                   "decaps bytes");
             de_bytes = perms;
@@ -132,15 +132,15 @@ int main(void)
             const unsigned long want_kg = g + mat + prf_perms(p, 0) + h;
             const unsigned long want_en = h + mat + g + prf_perms(p, 1);
             const unsigned long want_de = g + j + prf_perms(p, 1);
-            CHECK(kg == want_kg, "%s keygen: %lu permutations, want %lu",
+            TEST_CHECK(kg == want_kg, "%s keygen: %lu permutations, want %lu",
                   p->name, kg, want_kg);
-            CHECK(en == want_en, "%s encaps: %lu permutations, want %lu",
+            TEST_CHECK(en == want_en, "%s encaps: %lu permutations, want %lu",
                   p->name, en, want_en);
-            CHECK(set_dk == h + mat, "%s set_dk: %lu, want %lu", p->name,
+            TEST_CHECK(set_dk == h + mat, "%s set_dk: %lu, want %lu", p->name,
                   set_dk, h + mat);
-            CHECK(de_key == want_de, "%s decaps (key): %lu, want %lu", p->name,
+            TEST_CHECK(de_key == want_de, "%s decaps (key): %lu, want %lu", p->name,
                   de_key, want_de);
-            CHECK(de_bytes == h + mat + want_de,
+            TEST_CHECK(de_bytes == h + mat + want_de,
                   "%s decaps (bytes): %lu, want %lu", p->name, de_bytes,
                   h + mat + want_de);
             if (it == 0)
@@ -150,5 +150,5 @@ int main(void)
         }
     }
     /* The table of the performance notes, for the KAT seed (no 4th block). */
-    return kt_finish("test_perms");
+    return test_finish("test_perms");
 }

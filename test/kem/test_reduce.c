@@ -23,14 +23,14 @@ int main(void)
 {
     const int32_t q = 3329;
 
-    CHECK(((uint32_t)(uint16_t)MLKEM_QINV * (uint32_t)q & 0xffff) == 1,
+    TEST_CHECK(((uint32_t)(uint16_t)MLKEM_QINV * (uint32_t)q & 0xffff) == 1,
           "QINV is not q^-1 mod 2^16");
-    CHECK(kt_modq(MLKEM_MONT) == (65536 % q), "MONT != 2^16 mod q");
-    CHECK(MLKEM_MONT >= -(q - 1) / 2 && MLKEM_MONT <= (q - 1) / 2,
+    TEST_CHECK(kt_modq(MLKEM_MONT) == (65536 % q), "MONT != 2^16 mod q");
+    TEST_CHECK(MLKEM_MONT >= -(q - 1) / 2 && MLKEM_MONT <= (q - 1) / 2,
           "MONT not centred");
-    CHECK(kt_modq(MLKEM_MONT2) == (int32_t)((1ull << 32) % (uint64_t)q),
+    TEST_CHECK(kt_modq(MLKEM_MONT2) == (int32_t)((1ull << 32) % (uint64_t)q),
           "MONT2 != 2^32 mod q");
-    CHECK(MLKEM_BARRETT_V == ((1 << 26) + q / 2) / q, "BARRETT_V");
+    TEST_CHECK(MLKEM_BARRETT_V == ((1 << 26) + q / 2) / q, "BARRETT_V");
 
     /* Montgomery: |a| < q * 2^15. r * 2^16 - a must be a multiple of q. */
     {
@@ -40,10 +40,10 @@ int main(void)
             int32_t r = mlkem_montgomery_reduce(a);
             if (r <= -q || r >= q || ((int64_t)r * 65536 - a) % q != 0) {
                 if (bad++ < 5)
-                    CHECK(0, "montgomery_reduce(%d) = %d", a, r);
+                    TEST_CHECK(0, "montgomery_reduce(%d) = %d", a, r);
             }
         }
-        CHECK(bad == 0, "montgomery_reduce: %ld bad inputs", bad);
+        TEST_CHECK(bad == 0, "montgomery_reduce: %ld bad inputs", bad);
     }
 
     /* Barrett: every int16_t. */
@@ -53,10 +53,10 @@ int main(void)
             int32_t r = mlkem_barrett_reduce((int16_t)a);
             if (r < -(q - 1) / 2 || r > (q - 1) / 2 || kt_modq(r) != kt_modq(a)) {
                 if (bad++ < 5)
-                    CHECK(0, "barrett_reduce(%d) = %d", a, r);
+                    TEST_CHECK(0, "barrett_reduce(%d) = %d", a, r);
             }
         }
-        CHECK(bad == 0, "barrett_reduce: %ld bad inputs", bad);
+        TEST_CHECK(bad == 0, "barrett_reduce: %ld bad inputs", bad);
     }
 
     /* fqmul through Montgomery: a * b * 2^-16 for all int16 a and every
@@ -72,12 +72,15 @@ int main(void)
                     bad++;
             }
         }
-        CHECK(bad == 0, "fqmul: %ld bad inputs", bad);
+        TEST_CHECK(bad == 0, "fqmul: %ld bad inputs", bad);
     }
 
-    /* fqmul_pre with every constant of kem/ntt.c and kem/poly.c. */
+    /* fqmul_pre with every constant of kem/ntt_template.h and kem/poly.c
+     * (the derived zeta layouts hold these same values, checked in
+     * test_ntt): the zetas, the gammas, the tomont factor and NTT^-1's
+     * folded last-layer factors. */
     {
-        int16_t bs[2 * 128 + 2], bqs[2 * 128 + 2];
+        int16_t bs[2 * 128 + 3], bqs[2 * 128 + 3];
         unsigned n = 0;
         long bad = 0;
         for (unsigned i = 0; i < 128; i++) {
@@ -88,12 +91,14 @@ int main(void)
         }
         bs[n] = MLKEM_MONT2;
         bqs[n++] = MLKEM_MONT2_QINV;
-        bs[n] = 1441; /* invntt's final factor */
+        bs[n] = 1441; /* NTT^-1's final factor f = 2^32 / 128 mod q */
         bqs[n++] = -10079;
+        bs[n] = 1397; /* zetas[1] * f * 2^-16 mod q */
+        bqs[n++] = 5237;
         for (unsigned i = 0; i < n; i++) {
-            CHECK(mlkem_mullo16(bs[i], (int16_t)MLKEM_QINV) == bqs[i],
+            TEST_CHECK(mlkem_mullo16(bs[i], (int16_t)MLKEM_QINV) == bqs[i],
                   "constant %d: q^-1 twin %d is wrong", bs[i], bqs[i]);
-            CHECK(bs[i] >= -(q - 1) / 2 && bs[i] <= (q - 1) / 2,
+            TEST_CHECK(bs[i] >= -(q - 1) / 2 && bs[i] <= (q - 1) / 2,
                   "constant %d not centred", bs[i]);
             for (int32_t a = -32768; a <= 32767; a++) {
                 int16_t r = mlkem_fqmul_pre((int16_t)a, bs[i], bqs[i]);
@@ -101,15 +106,15 @@ int main(void)
                     bad++;
             }
         }
-        CHECK(bad == 0, "fqmul_pre: %ld bad inputs", bad);
+        TEST_CHECK(bad == 0, "fqmul_pre: %ld bad inputs", bad);
     }
 
     /* caddq on (-q, q). */
     for (int32_t a = -q + 1; a < q; a++) {
         int32_t r = mlkem_caddq((int16_t)a);
-        CHECK(r >= 0 && r < q && kt_modq(r) == kt_modq(a), "caddq(%d) = %d",
+        TEST_CHECK(r >= 0 && r < q && kt_modq(r) == kt_modq(a), "caddq(%d) = %d",
               a, r);
     }
 
-    return kt_finish("test_reduce");
+    return test_finish("test_reduce");
 }

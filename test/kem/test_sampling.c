@@ -8,13 +8,12 @@
  *     values < q; enough rho are tried that entries needing a 4th block
  *     occur both in x4 groups and in the single-state leftover (k = 3), and
  *     the test asserts that they did;
- *   - rej_uniform on crafted buffers (all rejected, all accepted, len cap)
+ *   - the rejection loop (sample_ntt_rej) on crafted buffers (all rejected, all accepted, len cap)
  *     and against the literal rejection loop on random buffers;
  *   - CBD for eta = 2, 3 vs bit-by-bit Algorithm 8, outputs in [-eta, eta];
- *   - mlkem_sample_cbd_many with the eta patterns of every parameter set and
+ *   - mlkem_sample_poly_cbd_prf with the eta patterns of every parameter set and
  *     operation vs SHAKE256(seed || N) + bit-by-bit CBD.
  */
-#include "arch/backend.h"
 #include "kem/mlkem.h"
 #include "kem/sampling.h"
 #include "test/common/test_backends.h"
@@ -38,12 +37,12 @@ static void cbd_ref(int16_t f[256], const uint8_t *B, unsigned eta)
 
 static int body(const char *backend, void *arg)
 {
-    const struct mlkem_backend *b = mlkem_backend();
-    const int before = kt_failures;
-    kt_rng rng;
+    const struct mlkem_poly_kernels *b = mlkem_poly_kernels();
+    const int before = test_failures;
+    test_rng rng;
     (void)backend;
     (void)arg;
-    kt_rng_init(&rng, "test_sampling");
+    test_rng_init(&rng, "test_sampling");
 
     /* Matrix. */
     unsigned long long long_x4 = 0, long_single = 0;
@@ -52,8 +51,8 @@ static int body(const char *backend, void *arg)
         static int16_t at[16][256];
         int16_t want[256];
         uint8_t rho[32];
-        kt_rng_bytes(&rng, rho, 32);
-        mlkem_gen_matrix_transposed(at, rho, k);
+        test_rng_bytes(&rng, rho, 32);
+        mlkem_sample_ntt_matrix_transposed(at, rho, k);
         for (unsigned i = 0; i < k; i++) {
             for (unsigned j = 0; j < k; j++) {
                 unsigned e = i * k + j;
@@ -64,40 +63,42 @@ static int body(const char *backend, void *arg)
                     else
                         long_x4++;
                 }
+                int16_t got[256];
+                kt_to_spec_order(b, at[e], got);
                 for (unsigned c = 0; c < 256; c++) {
-                    CHECK(at[e][c] >= 0 && at[e][c] < Q, "matrix value range");
-                    CHECK(at[e][c] == want[c],
+                    TEST_CHECK(at[e][c] >= 0 && at[e][c] < Q, "matrix value range");
+                    TEST_CHECK(got[c] == want[c],
                           "matrix k=%u entry (%u,%u) coeff %u: %d want %d", k,
-                          i, j, c, at[e][c], want[c]);
+                          i, j, c, got[c], want[c]);
                 }
             }
         }
     }
     printf("  SampleNTT entries needing a 4th block: %llu in x4 groups, %llu "
            "single\n", long_x4, long_single);
-    CHECK(long_x4 > 0 && long_single > 0,
+    TEST_CHECK(long_x4 > 0 && long_single > 0,
           "the extra-block paths were not exercised");
 
-    /* rej_uniform on crafted input. */
+    /* sample_ntt_rej on crafted input. */
     {
         uint8_t buf[168];
         int16_t r[256];
         memset(buf, 0xff, sizeof(buf)); /* 4095, 4095: all rejected */
-        CHECK(b->rej_uniform(r, 256, buf, sizeof(buf)) == 0, "rej all-ff");
+        TEST_CHECK(b->sample_ntt_rej(r, 256, buf, sizeof(buf)) == 0, "rej all-ff");
         memset(buf, 0, sizeof(buf)); /* zeros: all accepted */
-        CHECK(b->rej_uniform(r, 256, buf, sizeof(buf)) == 112, "rej zeros");
-        CHECK(b->rej_uniform(r, 5, buf, sizeof(buf)) == 5, "rej len cap");
+        TEST_CHECK(b->sample_ntt_rej(r, 256, buf, sizeof(buf)) == 112, "rej zeros");
+        TEST_CHECK(b->sample_ntt_rej(r, 5, buf, sizeof(buf)) == 5, "rej len cap");
         /* d1 = q - 1 (accepted), d2 = q (rejected) */
         for (unsigned i = 0; i < 168; i += 3) {
             buf[i] = (Q - 1) & 0xff;
             buf[i + 1] = (uint8_t)(((Q - 1) >> 8) | ((Q & 0xf) << 4));
             buf[i + 2] = (uint8_t)(Q >> 4);
         }
-        CHECK(b->rej_uniform(r, 256, buf, sizeof(buf)) == 56, "rej q-1 / q");
-        CHECK(r[0] == Q - 1 && r[55] == Q - 1, "rej values");
+        TEST_CHECK(b->sample_ntt_rej(r, 256, buf, sizeof(buf)) == 56, "rej q-1 / q");
+        TEST_CHECK(r[0] == Q - 1 && r[55] == Q - 1, "rej values");
     }
 
-    /* rej_uniform against the literal Algorithm 7 lines 5-12 on random
+    /* sample_ntt_rej against the literal Algorithm 7 lines 5-12 on random
      * buffers of every length class (vector kernels take 24 or 32 bytes per
      * step and hand the tail to the portable one), random caps, skewed
      * bytes (mostly rejected / mostly accepted), and a canary after r[len). */
@@ -107,10 +108,10 @@ static int body(const char *backend, void *arg)
         unsigned len, buflen, n = 0;
         uint8_t rnd[4];
 
-        kt_rng_bytes(&rng, rnd, sizeof(rnd));
+        test_rng_bytes(&rng, rnd, sizeof(rnd));
         buflen = (unsigned)(rnd[0] | rnd[1] << 8) % (sizeof(buf) + 1);
         len = it < 256 ? it + 1 : (unsigned)(rnd[2] | rnd[3] << 8) % 257;
-        kt_rng_bytes(&rng, buf, buflen);
+        test_rng_bytes(&rng, buf, buflen);
         if (it % 7 == 1)
             for (unsigned i = 0; i < buflen; i++)
                 buf[i] |= 0xd0; /* many candidates >= q */
@@ -127,14 +128,14 @@ static int body(const char *backend, void *arg)
         }
         for (unsigned i = 0; i < 256 + 16; i++)
             r[i] = 0x5a5a;
-        const unsigned got = b->rej_uniform(r, len, buf, buflen);
-        CHECK(got == n, "rej_uniform len %u buflen %u: %u values, want %u",
+        const unsigned got = b->sample_ntt_rej(r, len, buf, buflen);
+        TEST_CHECK(got == n, "sample_ntt_rej len %u buflen %u: %u values, want %u",
               len, buflen, got, n);
         for (unsigned i = 0; i < n && i < got; i++)
-            CHECK(r[i] == want[i], "rej_uniform len %u buflen %u value %u",
+            TEST_CHECK(r[i] == want[i], "sample_ntt_rej len %u buflen %u value %u",
                   len, buflen, i);
         for (unsigned i = len; i < 256 + 16; i++)
-            CHECK(r[i] == 0x5a5a, "rej_uniform wrote r[%u] with len %u", i,
+            TEST_CHECK(r[i] == 0x5a5a, "sample_ntt_rej wrote r[%u] with len %u", i,
                   len);
     }
 
@@ -148,12 +149,12 @@ static int body(const char *backend, void *arg)
             else if (it == 1)
                 memset(B, 0, sizeof(B));
             else
-                kt_rng_bytes(&rng, B, sizeof(B));
-            mlkem_poly_cbd(got, B, eta);
+                test_rng_bytes(&rng, B, sizeof(B));
+            b->sample_poly_cbd(got, B, eta);
             cbd_ref(want, B, eta);
             for (unsigned i = 0; i < 256; i++) {
-                CHECK(got[i] >= -(int)eta && got[i] <= (int)eta, "cbd range");
-                CHECK(got[i] == want[i], "cbd eta %u coeff %u", eta, i);
+                TEST_CHECK(got[i] >= -(int)eta && got[i] <= (int)eta, "cbd range");
+                TEST_CHECK(got[i] == want[i], "cbd eta %u coeff %u", eta, i);
             }
         }
     }
@@ -169,12 +170,12 @@ static int body(const char *backend, void *arg)
             unsigned eta[9];
             uint8_t seed[32];
             const uint8_t nonce0 = (uint8_t)(op == 0 ? 0 : 250);
-            kt_rng_bytes(&rng, seed, 32);
+            test_rng_bytes(&rng, seed, 32);
             for (unsigned i = 0; i < n; i++) {
                 r[i] = polys[i];
                 eta[i] = (op == 0 || i < p->k) ? p->eta1 : p->eta2;
             }
-            mlkem_sample_cbd_many(r, eta, n, seed, nonce0);
+            mlkem_sample_poly_cbd_prf(r, eta, n, seed, nonce0);
             for (unsigned i = 0; i < n; i++) {
                 test_shake x;
                 uint8_t in[33], B[192];
@@ -185,16 +186,16 @@ static int body(const char *backend, void *arg)
                 test_shake_absorb(&x, in, 33);
                 test_shake_squeeze(&x, B, 64 * eta[i]);
                 cbd_ref(want, B, eta[i]);
-                CHECK(memcmp(want, polys[i], sizeof(want)) == 0,
+                TEST_CHECK(memcmp(want, polys[i], sizeof(want)) == 0,
                       "%s op %u stream %u", p->name, op, i);
             }
         }
     }
-    return kt_failures - before;
+    return test_failures - before;
 }
 
 int main(void)
 {
-    CHECK(test_for_each_backend(body, NULL) == 0, "backend runs failed");
-    return kt_finish("test_sampling");
+    TEST_CHECK(test_for_each_backend(body, NULL) == 0, "backend runs failed");
+    return test_finish("test_sampling");
 }

@@ -19,7 +19,7 @@
 add_executable(provider_test_codecs_der
   ${CMAKE_CURRENT_LIST_DIR}/test_codecs_der.c
   ${CMAKE_SOURCE_DIR}/provider/codecs_der.c)
-target_link_libraries(provider_test_codecs_der PRIVATE mlkem_core mlkem_test_util
+target_link_libraries(provider_test_codecs_der PRIVATE mlkem_kernel mlkem_test_util
                       OpenSSL::Crypto)
 mlkem_add_test(provider_codecs_der COMMAND provider_test_codecs_der
   LABELS provider codecs)

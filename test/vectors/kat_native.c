@@ -40,7 +40,7 @@ static const char *const kat_sha256[3] = {
     "f9c6e424f4593cca818493cfe2424178ed0caa2a3945dc1a57cbb5d99e18ad2d",
 };
 
-static int shake256(uint8_t *out, size_t outlen, const uint8_t *in,
+static int mlkem_shake256(uint8_t *out, size_t outlen, const uint8_t *in,
                     size_t inlen)
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
@@ -84,11 +84,11 @@ static int run_set(const mlkem_params *p, const char *want,
     }
     for (int i = 0; i < 64; i++)
         seed[i] = (uint8_t)(32 + i);
-    if (shake256(coins, sizeof(coins), seed, sizeof(seed)) != 0)
+    if (mlkem_shake256(coins, sizeof(coins), seed, sizeof(seed)) != 0)
         goto evp_err;
     for (int t = 0; t < KAT_TESTS; t++) {
         uint8_t next[96];
-        if (shake256(next, sizeof(next), coins, sizeof(coins)) != 0)
+        if (mlkem_shake256(next, sizeof(next), coins, sizeof(coins)) != 0)
             goto evp_err;
         memcpy(coins, next, sizeof(coins));
         r = mlkem_keygen_internal(p, pk, sk, coins, coins + 32);

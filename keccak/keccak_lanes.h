@@ -1,5 +1,6 @@
 /*
- * keccak_internal.h: byte <-> lane helpers shared by the keccak/ files.
+ * keccak_lanes.h: byte <-> lane helpers and the round constants, shared by
+ * keccak/ and by the vector kernels in arch/ that implement its slots.
  *
  * References
  *   [FIPS202] NIST FIPS 202, §3.1.2 (state as 25 lanes of 64 bits) and
@@ -11,46 +12,13 @@
  * taking whole lanes with one little-endian load or store when the bytes are
  * lane aligned. Lengths and offsets are public; the data is not branched on.
  */
-#ifndef MLKEM_KECCAK_INTERNAL_H
-#define MLKEM_KECCAK_INTERNAL_H
+#ifndef MLKEM_KECCAK_LANES_H
+#define MLKEM_KECCAK_LANES_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
-#include "kem/ct.h" /* mlkem_cleanse: the one wipe helper */
-
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define MLKEM_KECCAK_LE 1
-#else
-#define MLKEM_KECCAK_LE 0
-#endif
-
-/* Little-endian 64-bit load / store (FIPS 202 B.1 byte order). */
-static inline uint64_t mlkem_load64_le(const uint8_t *p)
-{
-#if MLKEM_KECCAK_LE
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-#endif
-}
-
-static inline void mlkem_store64_le(uint8_t *p, uint64_t v)
-{
-#if MLKEM_KECCAK_LE
-    memcpy(p, &v, 8);
-#else
-    for (unsigned i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-#endif
-}
+#include "common/bytes.h"
 
 /* XOR len bytes of in into a state at byte offset off (off + len <= 200).
  * The state's lane j is at s[stride * j]: stride 1 for a plain 25-lane
@@ -75,7 +43,7 @@ static inline void mlkem_state_xor_bytes_strided(uint64_t *s, unsigned stride,
     }
     /* Whole lanes. */
     for (; len >= 8; len -= 8, in += 8)
-        s[stride * i++] ^= mlkem_load64_le(in);
+        s[stride * i++] ^= mlkem_load64le(in);
     /* Trailing partial lane. */
     if (len > 0) {
         uint64_t t = 0;
@@ -104,7 +72,7 @@ static inline void mlkem_state_extract_bytes_strided(const uint64_t *s,
         len -= n;
     }
     for (; len >= 8; len -= 8, out += 8)
-        mlkem_store64_le(out, s[stride * i++]);
+        mlkem_store64le(out, s[stride * i++]);
     if (len > 0) {
         uint64_t t = s[stride * i];
         for (size_t j = 0; j < len; j++)
@@ -130,4 +98,4 @@ static inline void mlkem_state_extract_bytes(const uint64_t s[25],
  * keccak_p1600.c and shared with the vector kernels (arch/keccak_simd.h). */
 extern const uint64_t mlkem_keccak_rc[24];
 
-#endif /* MLKEM_KECCAK_INTERNAL_H */
+#endif /* MLKEM_KECCAK_LANES_H */

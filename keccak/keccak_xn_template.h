@@ -1,17 +1,16 @@
 /*
- * keccak_xn_internal.h: the parallel-state (PlSnP) functions, written once
- * for N = 4 and N = 8. keccak_x4.c and keccak_x8.c each define MLKEM_XN and
- * include this file; it expands to
+ * keccak_xn_template.h: the parallel-state (PlSnP) functions, written once
+ * for N = 4 and N = 8 (a header template: keccak_x4.c and keccak_x8.c each
+ * define MLKEM_XN and include it); it expands to
  *
  *   mlkem_keccak_xN_{init,xor_bytes,extract_bytes,permute}_portable
- *       the portable kernels for the backend table (arch/backend.h): N
- *       separate 25-lane states, instance i at s[25 * i ...], permuted one
- *       after the other with the single-state kernel;
- *   keccak_xN_{init,xor_bytes,extract_bytes,permute}
- *       the public entry points (keccak/keccak.h), dispatched through
- *       mlkem_backend()->xN_* so a vector backend's layout is used
- *       consistently;
- *   keccak_xN_{absorb_once,squeezeblocks,cleanse}
+ *       the portable slots (keccak/keccak_kernels.h): N separate 25-lane
+ *       states, instance i at s[25 * i ...], permuted one after the other
+ *       with the portable single-state kernel;
+ *   mlkem_keccak_xN_{init,xor_bytes,extract_bytes,permute}
+ *       the public entry points (keccak/keccak.h), through the installed
+ *       set's xN_* slots, so one set's state layout is used consistently;
+ *   mlkem_keccak_xN_{absorb_once,squeezeblocks,lane_to_ctx,cleanse}
  *       sponges built only on the dispatched slots (they never look at the
  *       state layout).
  *
@@ -24,20 +23,22 @@
  *             built from the serial one).
  */
 #ifndef MLKEM_XN
-#error "define MLKEM_XN (4 or 8) before including keccak_xn_internal.h"
+#error "define MLKEM_XN (4 or 8) before including keccak_xn_template.h"
 #endif
 
-#include "keccak/keccak.h"
+#include <string.h>
 
-#include "arch/backend.h"
-#include "keccak/keccak_internal.h"
+#include "common/ct.h"
+#include "keccak/keccak.h"
+#include "keccak/keccak_kernels.h"
+#include "keccak/keccak_lanes.h"
 
 #define XN_CAT_(a, b, c) a##b##c
 #define XN_CAT(a, b, c) XN_CAT_(a, b, c)
-/* keccak_xN (the type), keccak_xN_<f> (public), xN_<f> (backend slot),
+/* mlkem_keccak_xN (the type), mlkem_keccak_xN_<f> (public), xN_<f> (slot),
  * mlkem_keccak_xN_<f>_portable (portable kernel). */
-#define XN_T XN_CAT(keccak_x, MLKEM_XN, )
-#define XN_PUB(f) XN_CAT(keccak_x, MLKEM_XN, _##f)
+#define XN_T XN_CAT(mlkem_keccak_x, MLKEM_XN, )
+#define XN_PUB(f) XN_CAT(mlkem_keccak_x, MLKEM_XN, _##f)
 #define XN_SLOT(f) XN_CAT(x, MLKEM_XN, _##f)
 #define XN_PORT(f) XN_CAT(mlkem_keccak_x, MLKEM_XN, _##f##_portable)
 
@@ -63,31 +64,31 @@ void XN_PORT(extract_bytes)(const XN_T *st, unsigned lane, unsigned offset,
 void XN_PORT(permute)(XN_T *st)
 {
     for (unsigned i = 0; i < MLKEM_XN; i++)
-        mlkem_keccakf1600_portable(&st->s[25 * i]);
+        mlkem_keccak_f1600_portable(&st->s[25 * i]);
 }
 
-/* ---- Public entry points: through the backend table --------------------- */
+/* ---- Public entry points: through the installed slots -------------------- */
 
 void XN_PUB(init)(XN_T *st)
 {
-    mlkem_backend()->XN_SLOT(init)(st);
+    mlkem_keccak_kernels()->XN_SLOT(init)(st);
 }
 
 void XN_PUB(xor_bytes)(XN_T *st, unsigned lane, unsigned offset,
                        const uint8_t *in, size_t len)
 {
-    mlkem_backend()->XN_SLOT(xor_bytes)(st, lane, offset, in, len);
+    mlkem_keccak_kernels()->XN_SLOT(xor_bytes)(st, lane, offset, in, len);
 }
 
 void XN_PUB(extract_bytes)(const XN_T *st, unsigned lane, unsigned offset,
                            uint8_t *out, size_t len)
 {
-    mlkem_backend()->XN_SLOT(extract_bytes)(st, lane, offset, out, len);
+    mlkem_keccak_kernels()->XN_SLOT(extract_bytes)(st, lane, offset, out, len);
 }
 
 void XN_PUB(permute)(XN_T *st)
 {
-    mlkem_backend()->XN_SLOT(permute)(st);
+    mlkem_keccak_kernels()->XN_SLOT(permute)(st);
 }
 
 /* ---- Sponges on the slots ----------------------------------------------- */
@@ -99,7 +100,7 @@ void XN_PUB(permute)(XN_T *st)
 void XN_PUB(absorb_once)(XN_T *st, unsigned rate, uint8_t dsbyte,
                          const uint8_t *const in[MLKEM_XN], size_t inlen)
 {
-    const struct mlkem_backend *b = mlkem_backend();
+    const struct mlkem_keccak_kernels *b = mlkem_keccak_kernels();
     const uint8_t last = 0x80;
     size_t off = 0;
 
@@ -122,7 +123,7 @@ void XN_PUB(absorb_once)(XN_T *st, unsigned rate, uint8_t dsbyte,
 void XN_PUB(squeezeblocks)(XN_T *st, unsigned rate,
                            uint8_t *const out[MLKEM_XN], size_t nblocks)
 {
-    const struct mlkem_backend *b = mlkem_backend();
+    const struct mlkem_keccak_kernels *b = mlkem_keccak_kernels();
 
     for (size_t blk = 0; blk < nblocks; blk++) {
         b->XN_SLOT(permute)(st);
@@ -131,6 +132,22 @@ void XN_PUB(squeezeblocks)(XN_T *st, unsigned rate,
                 b->XN_SLOT(extract_bytes)(st, i, 0, out[i] + blk * rate,
                                           rate);
     }
+}
+
+/* The lane's 200 state bytes in FIPS 202 B.1 order, put back into 25
+ * lanes. */
+void XN_PUB(lane_to_ctx)(const XN_T *st, unsigned lane, unsigned rate,
+                         mlkem_keccak_ctx *ctx)
+{
+    uint8_t bytes[200];
+
+    mlkem_keccak_kernels()->XN_SLOT(extract_bytes)(st, lane, 0, bytes,
+                                                   sizeof(bytes));
+    memset(ctx->s, 0, sizeof(ctx->s));
+    mlkem_state_xor_bytes(ctx->s, 0, bytes, sizeof(bytes));
+    mlkem_cleanse(bytes, sizeof(bytes));
+    ctx->rate = rate;
+    ctx->pos = rate;
 }
 
 void XN_PUB(cleanse)(XN_T *st)

@@ -1,6 +1,7 @@
 /*
- * ct.h: constant-time helpers for kem/ (compare, select, conditional move)
- * and a cleanse that the compiler cannot remove.
+ * ct.h: constant-time helpers (compare, select, conditional move), the
+ * valgrind secret annotations, and a cleanse that the compiler cannot
+ * remove. Used by keccak/, kem/ and arch/.
  *
  * References
  *   [FIPS203] NIST FIPS 203, §3.3 (destruction of intermediate values) and
@@ -26,14 +27,14 @@
  * modulus check (it is the error code), and the PCT outcome. Release
  * builds compile both to nothing.
  */
-#ifndef MLKEM_KEM_CT_H
-#define MLKEM_KEM_CT_H
+#ifndef MLKEM_COMMON_CT_H
+#define MLKEM_COMMON_CT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-/* The MLKEM_TESTING kernel (mlkem_core_testing) carries the annotations
+/* The MLKEM_TESTING kernel (mlkem_kernel_testing) carries the annotations
  * whenever valgrind's header is available; outside valgrind they cost a few
  * instructions. Release builds never include them. */
 #if !defined(MLKEM_CT_VALGRIND) && defined(MLKEM_TESTING) && \
@@ -64,7 +65,8 @@ static inline uint8_t mlkem_ct_barrier_u8(uint8_t x)
     return x;
 }
 #else
-extern volatile uint32_t mlkem_ct_opt_blocker;
+/* One per translation unit; never written, so always zero. */
+static volatile uint32_t mlkem_ct_opt_blocker;
 static inline uint32_t mlkem_ct_barrier_u32(uint32_t x)
 {
     return x ^ mlkem_ct_opt_blocker;
@@ -133,4 +135,4 @@ static inline void mlkem_cleanse(void *p, size_t len)
 #endif
 }
 
-#endif /* MLKEM_KEM_CT_H */
+#endif /* MLKEM_COMMON_CT_H */
