@@ -13,7 +13,7 @@ int main(int argc, char **argv)
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;
     benchmark::AddCustomContext("mlkem_ticks",
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__x86_64__)
                                 "rdtsc"
 #else
                                 "clock_gettime ns"

@@ -61,11 +61,11 @@ void mlkem_poly_normalize(int16_t r[256]);
 
 /* ---- Through the kernel set (kem/poly.c) ---------------------------------- */
 
-/* Barrett-reduce every coefficient: any int16_t in, |r_i| <= (q-1)/2 out. */
+/* Reduce every coefficient: any int16_t in, congruent out with |r_i| < q. */
 void mlkem_poly_reduce(int16_t r[256]);
 /* r = r * 2^16 mod q (|r| < q out), undoing multiply_ntts_acc's 2^-16. */
 void mlkem_poly_tomont(int16_t r[256]);
-/* NTT (Algorithm 9) then Barrett: |r_i| < q in, |r_i| <= (q-1)/2 out. */
+/* NTT (Algorithm 9) then reduce: |r_i| < q in and out. */
 void mlkem_poly_ntt(int16_t r[256]);
 void mlkem_polyvec_ntt(int16_t (*v)[256], unsigned k);
 /* NTT^-1 (Algorithm 10) times 2^16: any int16_t in, |r_i| < q out. */

@@ -48,7 +48,8 @@
  *                            r = sum_i a_i o b_i * 2^-16; a, b are k
  *                            contiguous polynomials, bc their k caches;
  *                            in |a| <= q, |b| < q; out |r_i| < q.
- *   poly_reduce(r)           Barrett: any int16_t in, |r_i| <= (q-1)/2 out.
+ *   poly_reduce(r)           any int16_t in, congruent out with |r_i| < q
+ *                            (the portable Barrett: |r_i| <= (q-1)/2).
  *   poly_tomont(r)           r * 2^16 mod q: any int16_t in, |r_i| < q out.
  *   byte_encode_12(out, a)   Algorithm 5, d = 12, of the canonical value of
  *                            each coefficient; in |a_i| < q (set order),
