@@ -10,7 +10,7 @@
  *     MLKEM_PROVIDER_DIR names the folder holding mlkem.so.
  *
  * What each kernel benchmark does (ML-KEM-768 permutation counts in
- * brackets, see shared notes):
+ * brackets; test/kem/test_perms.c asserts them):
  *   keygen          KeyGen_internal(d, z) to encoded ek and dk        [43]
  *   encaps          Encaps_internal(ek bytes, m): §7.2 check, H(ek), Â [44]
  *   decaps_key      Decaps with a held key (checked and expanded once) [17]

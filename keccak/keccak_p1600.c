@@ -146,7 +146,7 @@ const uint64_t mlkem_keccak_rc[24] = {
  * variable sets swap roles without copies. The complement pattern is applied
  * on entry and removed on exit.
  *
- * Measured on the development machine (Zen 4, rdtsc ticks, bench/): ~760
+ * Measured on an AMD Zen 4 (rdtsc ticks, bench/): ~760
  * per call with gcc 12 -O3 and with clang 14. Tried and slower there:
  * unrolling all 24 rounds (~960-980, probably because 20 KB of code no
  * longer fits the op cache) and accumulating the next round's column
