@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # demo.sh: show the mlkem provider at work on this machine.
 #   1. installs the missing Debian packages, builds the OpenSSL 3.5 peer
 #      (cached outside the clone) and mlkem.so (CMake preset "default");
