@@ -14,7 +14,9 @@
 #    an independent implementation) gets the page, and its trace shows the
 #    ServerHello key share 4588 (X25519MLKEM768); curl.sh (curl 3.0 with
 #    the provider, X25519MLKEM768 only) gets the page;
-#  - an x25519-only client is served with x25519 (the list keeps it).
+#  - an x25519-only client is served with x25519 (the list keeps it);
+#  - without apache2.conf, openssl-pq.cnf's Groups line alone serves the
+#    X25519MLKEM768-only client too.
 # Needs apache2 (Debian package "apache2"), curl, the OpenSSL 3.5 peer.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/daemons.sh"
@@ -59,7 +61,7 @@ LoadModule socache_shmcb_module $MODS/mod_socache_shmcb.so
 LoadModule ssl_module $MODS/mod_ssl.so
 LogFormat "%h \"%r\" %>s %{SSL_PROTOCOL}x %{SSL_CIPHER}x" pq
 CustomLog $P/access.log pq
-Include $EXAMPLES/apache2.conf
+$([ "${NO_RECIPE:-0}" = 1 ] || echo "Include $EXAMPLES/apache2.conf")
 <VirtualHost 127.0.0.1:$PORT>
     ServerName localhost
     SSLEngine on
@@ -126,11 +128,23 @@ else
 fi
 
 stop_daemon "$DAEMON_PID"
+
+# 6. openssl.cnf alone: no Include of the recipe, Groups from openssl-pq.cnf.
+NO_RECIPE=1 start_daemon apache2-cnf write_conf "$APACHE" -d "$P" -f "$P/httpd.conf" -DFOREGROUND ||
+    { cat "$P/error.log" >&2; exit 1; }
+page_35 "$PORT" X25519MLKEM768 "$TLS_TMP/cnf.out"
+g=$(trace_group "$TLS_TMP/cnf.out")
+if [ "$g" = 4588 ] && hello_of "$TLS_TMP/cnf.out"; then
+    ok "openssl-pq.cnf alone (no apache2.conf): X25519MLKEM768-only client served, group 4588"
+else
+    fail "openssl-pq.cnf alone: group '$g'; $(tail -n 5 "$TLS_TMP/cnf.out")"
+fi
+stop_daemon "$DAEMON_PID"
 echo "access log:"
 sed 's/^/    /' "$P/access.log"
-[ "$(grep -c ' 200 TLSv1.3 ' "$P/access.log")" -eq 3 ] &&
-    ok "access log: 3 requests served over TLSv1.3" ||
-    fail "access log: want 3 TLSv1.3 requests with status 200"
+[ "$(grep -c ' 200 TLSv1.3 ' "$P/access.log")" -eq 4 ] &&
+    ok "access log: 4 requests served over TLSv1.3" ||
+    fail "access log: want 4 TLSv1.3 requests with status 200"
 grep -q '\[ssl:emerg\]\|\[core:emerg\]\|\[ssl:alert\]' "$P/error.log" &&
     fail "apache2 error log: $(grep 'emerg\]\|alert\]' "$P/error.log")"
 finish

@@ -15,7 +15,9 @@
 #    an independent implementation) gets the page, and its trace shows the
 #    ServerHello key share 4588; curl.sh (curl 3.0 with the provider,
 #    X25519MLKEM768 only) gets the page;
-#  - an x25519-only client is served with x25519 (the list keeps it).
+#  - an x25519-only client is served with x25519 (the list keeps it);
+#  - without the recipe's lines, OPENSSL_CONF=openssl-pq.cnf alone serves
+#    the X25519MLKEM768-only client too.
 # Needs haproxy (Debian package "haproxy"), curl, the OpenSSL 3.5 peer.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/daemons.sh"
@@ -100,6 +102,19 @@ else
     fail "x25519-only client: group '$g'"
 fi
 
+stop_daemon "$DAEMON_PID"
+
+# 6. openssl.cnf alone: no haproxy.cfg lines, provider and Groups from
+# openssl-pq.cnf.
+OPENSSL_CONF=$EXAMPLES/openssl-pq.cnf start_daemon haproxy-cnf write_conf \
+    "$HAPROXY" -db -f "$P/test.cfg" || exit 1
+page_35 "$PORT" X25519MLKEM768 "$TLS_TMP/cnf.out"
+g=$(trace_group "$TLS_TMP/cnf.out")
+if [ "$g" = 4588 ] && hello_of "$TLS_TMP/cnf.out"; then
+    ok "openssl-pq.cnf alone (no haproxy.cfg lines): X25519MLKEM768-only client served, group 4588"
+else
+    fail "openssl-pq.cnf alone: group '$g'; $(tail -n 5 "$TLS_TMP/cnf.out")"
+fi
 stop_daemon "$DAEMON_PID"
 echo "haproxy log:"
 sed 's/^/    /' "$TLS_TMP/haproxy.log"
