@@ -7,6 +7,7 @@
 #   build:      build-essential cmake pkg-config libssl-dev (the system OpenSSL 3.0)
 #   benchmarks: g++ libbenchmark-dev, gnuplot-nox (bench/chart.sh)
 #   tests:      openssl curl nginx apache2 haproxy stunnel4 (real TLS peers),
+#               python3 wget socat (the clients the README's table lists),
 #               gzip, valgrind, perl (OpenSSL 3.5 peer build), dpkg-dev
 #               (CPack's .deb)
 #
@@ -21,7 +22,7 @@ set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
       curl nginx apache2 haproxy stunnel4 gzip perl valgrind dpkg-dev
-      ca-certificates gnuplot-nox)
+      ca-certificates gnuplot-nox python3 wget socat)
 
 native=$(dpkg --print-architecture)
 # installed PKG: "install ok installed" for the native architecture or "all".

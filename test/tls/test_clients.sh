@@ -12,11 +12,13 @@
 #    ValueError (it takes one classical curve name only);
 #  - wget fails even with openssl-pq.cnf (Debian's wget uses GnuTLS), and
 #    reaches an x25519 server (control);
+#  - socat 1.7 fails even with openssl-pq.cnf: it offers P-256 alone (it
+#    reaches a P-256 server, not an x25519 one);
 #  - openssl s_client (3.0) connects; the README's check, which reads the
 #    ServerHello only, prints NamedGroup ... (4588), while `-brief` on 3.0
 #    names no group at all (which is why the README does not use it);
 #  - the README shows that check verbatim.
-# Needs python3, wget, the OpenSSL 3.5 peer.
+# Needs python3, wget, socat, the OpenSSL 3.5 peer.
 source "$(dirname "$0")/lib.sh"
 need_provider
 need_openssl35
@@ -74,10 +76,40 @@ fi
 start_server s35x env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" s_server \
     -accept 127.0.0.1:0 -cert "$CERT" -key "$KEY" -groups x25519 -tls1_3 -www ||
     { echo "FAIL: OpenSSL 3.5 s_server (x25519) did not start" >&2; exit 1; }
+SERVER_PORT_X25519=$SERVER_PORT
 if out=$(wget_get "https://localhost:$SERVER_PORT/") && grep -q 'Ciphers supported' <<<"$out"; then
     ok "control: wget reaches an x25519 server (the failure above is the group)"
 else
     fail "control: wget cannot reach an x25519 server either: $(head -n 2 <<<"$out")"
+fi
+
+# ---- socat 1.7 (offers P-256 alone) --------------------------------------------
+if command -v socat >/dev/null; then
+    socat_get() {
+        printf 'GET / HTTP/1.0\r\n\r\n' | OPENSSL_CONF=$CNF timeout 20 \
+            socat - "OPENSSL:localhost:$1,cafile=$CERT" 2>&1
+    }
+    if out=$(socat_get "$PORT") && grep -q 'Ciphers supported' <<<"$out"; then
+        fail "socat reached the X25519MLKEM768-only server (the README says it cannot)"
+    else
+        ok "socat cannot reach the X25519MLKEM768-only server, openssl.cnf or not"
+    fi
+    start_server s35p env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" s_server \
+        -accept 127.0.0.1:0 -cert "$CERT" -key "$KEY" -groups P-256 -tls1_3 -www ||
+        { echo "FAIL: OpenSSL 3.5 s_server (P-256) did not start" >&2; exit 1; }
+    p256=$SERVER_PORT
+    if out=$(socat_get "$p256") && grep -q 'Ciphers supported' <<<"$out"; then
+        ok "control: socat reaches a P-256 server"
+    else
+        fail "control: socat cannot reach a P-256 server either: $(head -n 2 <<<"$out")"
+    fi
+    if out=$(socat_get "$SERVER_PORT_X25519") && grep -q 'Ciphers supported' <<<"$out"; then
+        fail "socat reached the x25519-only server: it does not offer P-256 alone"
+    else
+        ok "socat cannot reach an x25519-only server either: it offers P-256 alone"
+    fi
+else
+    fail "socat is not installed (scripts/deps.sh installs it)"
 fi
 
 # ---- openssl s_client 3.0 and the README's check ------------------------------
