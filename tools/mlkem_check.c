@@ -107,6 +107,29 @@ static const struct {
 
 static const char *prog = "mlkem-check";
 
+/* The providers this program loaded, unloaded before main returns (each
+ * load holds a reference that OpenSSL's own clean-up does not drop; an
+ * atexit handler could run after that clean-up). */
+static OSSL_PROVIDER *loaded[MAX_PROVIDERS + 1];
+static int nloaded;
+
+static void unload_providers(void)
+{
+    while (nloaded > 0)
+        OSSL_PROVIDER_unload(loaded[--nloaded]);
+}
+
+/* Load a provider into the default library context; 0 on failure. */
+static int load_provider(const char *name)
+{
+    OSSL_PROVIDER *p = OSSL_PROVIDER_load(NULL, name);
+
+    if (p == NULL)
+        return 0;
+    loaded[nloaded++] = p;
+    return 1;
+}
+
 static void usage(void)
 {
     fprintf(stderr,
@@ -291,17 +314,23 @@ int main(int argc, char **argv)
         && !OSSL_PROVIDER_set_default_search_path(NULL, provider_path))
         return die("cannot set the provider path %s", provider_path);
     for (int i = 0; i < nproviders; i++) {
-        if (OSSL_PROVIDER_load(NULL, providers[i]) == NULL)
-            return die("cannot load the provider '%s' (-provider-path, "
-                       "OPENSSL_MODULES, `openssl version -m`)", providers[i]);
+        if (!load_provider(providers[i])) {
+            ret = die("cannot load the provider '%s' (-provider-path, "
+                      "OPENSSL_MODULES, `openssl version -m`)", providers[i]);
+            goto end;
+        }
     }
     /* Loading any provider stops the implicit default one: keep it. */
-    if (nproviders > 0 && OSSL_PROVIDER_load(NULL, "default") == NULL)
-        return die("cannot load the %s provider", "default");
+    if (nproviders > 0 && !load_provider("default")) {
+        ret = die("cannot load the %s provider", "default");
+        goto end;
+    }
 
     ctx = SSL_CTX_new(TLS_client_method());
-    if (ctx == NULL)
-        return die("%s", "SSL_CTX_new failed");
+    if (ctx == NULL) {
+        ret = die("%s", "SSL_CTX_new failed");
+        goto end;
+    }
     if (!SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION)) {
         ret = die("%s", "cannot require TLS 1.3");
         goto end;
@@ -376,5 +405,6 @@ end:
     if (fd >= 0)
         close(fd);
     SSL_CTX_free(ctx);
+    unload_providers();
     return ret;
 }

@@ -73,6 +73,20 @@ static const char *const default_algs[] = {
 #define OPTIONAL_ALG "X448MLKEM1024"
 
 static const char *prog = "mlkem-speed";
+
+/* The providers this program loaded, unloaded before main returns (each
+ * load holds a reference that OpenSSL's own clean-up does not drop; an
+ * atexit handler could run after that clean-up). */
+static OSSL_PROVIDER *loaded[MAX_PROVIDERS];
+static int nloaded;
+
+/* Unload them; returns rc, for "return done(rc)". */
+static int done(int rc)
+{
+    while (nloaded > 0)
+        OSSL_PROVIDER_unload(loaded[--nloaded]);
+    return rc;
+}
 static volatile sig_atomic_t running;
 static int use_elapsed;
 
@@ -428,7 +442,9 @@ int main(int argc, char **argv)
         providers[nproviders++] = "default";
     }
     for (int i = 0; i < nproviders; i++) {
-        if (OSSL_PROVIDER_load(NULL, providers[i]) == NULL) {
+        if ((loaded[nloaded] = OSSL_PROVIDER_load(NULL, providers[i])) != NULL) {
+            nloaded++;
+        } else {
             fprintf(stderr, "%s: cannot load the provider '%s' (looked in %s)\n",
                     prog, providers[i],
                     provider_path != NULL ? provider_path
@@ -437,7 +453,7 @@ int main(int argc, char **argv)
                         : "OpenSSL's modules directory, `openssl version -m`; "
                           "use -provider-path DIR");
             ERR_print_errors_fp(stderr);
-            return 1;
+            return done(1);
         }
     }
 
@@ -466,7 +482,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: no loaded provider implements %s%s%s\n", prog,
                     algs[a], queries[0] ? " with " : "",
                     queries[0] ? queries[0] : "");
-            return 1;
+            return done(1);
         }
     }
 
@@ -475,21 +491,21 @@ int main(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     if (sigaction(SIGALRM, &sa, NULL) != 0) {
         fprintf(stderr, "%s: sigaction: %s\n", prog, strerror(errno));
-        return 1;
+        return done(1);
     }
     if (use_elapsed)
         fprintf(stderr, "You have chosen to measure elapsed time instead of "
                 "user CPU time.\n");
     if (multi > 0 ? !measure_multi(rows, nrows, seconds, multi)
                   : !measure(rows, nrows, seconds, NULL))
-        return 1;
+        return done(1);
 
     printf("%31skeygen    encaps    decaps keygens/s  encaps/s  decaps/s\n", " ");
     for (int r = 0; r < nrows; r++) {
         const double *v = rows[r].rate;
         if (!rows[r].measured || v[0] <= 0 || v[1] <= 0 || v[2] <= 0) {
             fprintf(stderr, "%s: no result for %s\n", prog, rows[r].label);
-            return 1;
+            return done(1);
         }
         printf("%27s %8.6fs %8.6fs %8.6fs %9.1f %9.1f %9.1f\n", rows[r].label,
                1.0 / v[0], 1.0 / v[1], 1.0 / v[2], v[0], v[1], v[2]);
@@ -505,5 +521,5 @@ int main(int argc, char **argv)
     }
     if (multi > 0)
         printf("multi: %d processes, rates summed\n", multi);
-    return 0;
+    return done(0);
 }

@@ -25,7 +25,8 @@ make_cert
 WITH_PROV=(-provider-path "$MLKEM_PROVIDER_DIR" -provider mlkem)
 
 s35() { # s35 NAME GROUPS: an OpenSSL 3.5 s_server accepting GROUPS only
-    start_server "$1" env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" \
+    start_server "$1" env -u OPENSSL_CONF -u OPENSSL_MODULES LD_LIBRARY_PATH="$O35_PREFIX/lib" \
+        "$O35_PREFIX/bin/openssl" \
         s_server -accept 127.0.0.1:0 -cert "$CERT" -key "$KEY" -groups "$2" -tls1_3 -www ||
         { echo "FAIL: s_server $1 did not start" >&2; exit 1; }
 }

@@ -13,9 +13,10 @@
 #                        Sets DAEMON_PID; output in $TLS_TMP/NAME.log.
 #   stop_daemon PID      SIGTERM, wait
 #   page_35 PORT GROUPS OUT
-#                        OpenSSL 3.5's own s_client (no provider) offering
-#                        only GROUPS sends GET / to 127.0.0.1:PORT with
-#                        -trace; output in OUT
+#                        OpenSSL 3.5's own s_client offering only GROUPS
+#                        sends GET / to 127.0.0.1:PORT with -trace; output
+#                        in OUT. OPENSSL_CONF and OPENSSL_MODULES are
+#                        dropped: no provider, 3.5's built-in ML-KEM only
 #   hello_of FILE        the response body line "post-quantum hello" is in FILE
 
 random_port() {
@@ -71,8 +72,8 @@ stop_daemon() {
 page_35() {
     local port=$1 groups=$2 out=$3
     printf 'GET / HTTP/1.0\r\nHost: localhost\r\n\r\n' |
-        LD_LIBRARY_PATH="$O35_PREFIX/lib" timeout -k 2 "$CLIENT_TIMEOUT" \
-            "$O35_PREFIX/bin/openssl" s_client -connect "127.0.0.1:$port" \
+        env -u OPENSSL_CONF -u OPENSSL_MODULES LD_LIBRARY_PATH="$O35_PREFIX/lib" \
+            timeout -k 2 "$CLIENT_TIMEOUT" "$O35_PREFIX/bin/openssl" s_client -connect "127.0.0.1:$port" \
             -servername localhost -groups "$groups" -tls1_3 -trace -ign_eof \
             >"$out" 2>&1
 }

@@ -29,7 +29,8 @@ PY=$(san_wrap python3)
 export OPENSSL_MODULES=$MLKEM_PROVIDER_DIR
 CNF=$EXAMPLES/openssl-pq.cnf
 
-start_server s35 env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" s_server \
+start_server s35 env -u OPENSSL_CONF -u OPENSSL_MODULES LD_LIBRARY_PATH="$O35_PREFIX/lib" \
+        "$O35_PREFIX/bin/openssl" s_server \
     -accept 127.0.0.1:0 -cert "$CERT" -key "$KEY" -groups X25519MLKEM768 -tls1_3 -www ||
     { echo "FAIL: OpenSSL 3.5 s_server did not start" >&2; exit 1; }
 PORT=$SERVER_PORT
@@ -73,7 +74,8 @@ else
     ok "wget (GnuTLS) cannot reach the X25519MLKEM768-only server, openssl.cnf or not"
 fi
 # Control: the same wget reaches the same kind of server offering x25519.
-start_server s35x env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" s_server \
+start_server s35x env -u OPENSSL_CONF -u OPENSSL_MODULES LD_LIBRARY_PATH="$O35_PREFIX/lib" \
+        "$O35_PREFIX/bin/openssl" s_server \
     -accept 127.0.0.1:0 -cert "$CERT" -key "$KEY" -groups x25519 -tls1_3 -www ||
     { echo "FAIL: OpenSSL 3.5 s_server (x25519) did not start" >&2; exit 1; }
 SERVER_PORT_X25519=$SERVER_PORT
@@ -85,16 +87,18 @@ fi
 
 # ---- socat 1.7 (offers P-256 alone) --------------------------------------------
 if command -v socat >/dev/null; then
+    SOCAT=$(san_wrap socat)
     socat_get() {
         printf 'GET / HTTP/1.0\r\n\r\n' | OPENSSL_CONF=$CNF timeout 20 \
-            socat - "OPENSSL:localhost:$1,cafile=$CERT" 2>&1
+            "$SOCAT" - "OPENSSL:localhost:$1,cafile=$CERT" 2>&1
     }
     if out=$(socat_get "$PORT") && grep -q 'Ciphers supported' <<<"$out"; then
         fail "socat reached the X25519MLKEM768-only server (the README says it cannot)"
     else
         ok "socat cannot reach the X25519MLKEM768-only server, openssl.cnf or not"
     fi
-    start_server s35p env LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" s_server \
+    start_server s35p env -u OPENSSL_CONF -u OPENSSL_MODULES LD_LIBRARY_PATH="$O35_PREFIX/lib" \
+        "$O35_PREFIX/bin/openssl" s_server \
         -accept 127.0.0.1:0 -cert "$CERT" -key "$KEY" -groups P-256 -tls1_3 -www ||
         { echo "FAIL: OpenSSL 3.5 s_server (P-256) did not start" >&2; exit 1; }
     p256=$SERVER_PORT
