@@ -5,8 +5,9 @@
 # OPENSSL_CONF) with the service lines of examples/tls/stunnel.conf, as a
 # server and as a client, each against a peer that accepts only the hybrid:
 #
-#  - server: stunnel on 127.0.0.1:<random port> runs a script answering
-#    "post-quantum hello"; OpenSSL 3.5's own s_client offering only
+#  - server: stunnel on 127.0.0.1:<random port> in front of a plain HTTP
+#    server (Python's http.server) answering "post-quantum hello"; OpenSSL
+#    3.5's own s_client offering only
 #    X25519MLKEM768 (no provider: an independent implementation) gets the
 #    answer and its trace shows the ServerHello key share 4588;
 #  - client: stunnel (client = yes) forwards plain connections to OpenSSL
@@ -14,7 +15,7 @@
 #  - both again WITHOUT the curves line, openssl-pq.cnf still loaded: the
 #    handshake fails, because stunnel sets its own groups and ignores
 #    openssl.cnf's Groups line (why the recipe needs that line).
-# Needs stunnel4 (Debian package), the OpenSSL 3.5 peer.
+# Needs stunnel4 (Debian package), python3, the OpenSSL 3.5 peer.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/daemons.sh"
 need_provider
@@ -26,10 +27,8 @@ STUNNEL=$(san_wrap "$STUNNEL")
 
 P=$TLS_TMP/stunnel
 mkdir -p "$P"
-# The service reads the request line, then answers (answering before
-# reading races with the client's request: a reset instead of the answer).
-printf '#!/bin/sh\nread -r _request\necho "post-quantum hello"\n' >"$P/hello.sh"
-chmod 755 "$P/hello.sh"
+mkdir -p "$P/www"
+echo "post-quantum hello" >"$P/www/index.html"
 export OPENSSL_CONF=$EXAMPLES/openssl-pq.cnf
 export OPENSSL_MODULES=$MLKEM_PROVIDER_DIR
 RECIPE=$EXAMPLES/stunnel.conf
@@ -39,7 +38,7 @@ recipe() { [ "${NO_RECIPE:-0}" = 1 ] || cat "$RECIPE"; }
 write_server() {
     { printf 'foreground = yes\npid =\ndebug = 5\n[pq-server]\n'
       printf 'accept = 127.0.0.1:%s\ncert = %s\nkey = %s\n' "$PORT" "$CERT" "$KEY"
-      printf 'exec = %s\nexecArgs = hello.sh\n' "$P/hello.sh"
+      printf 'connect = 127.0.0.1:%s\n' "$BACKEND_PORT"
       recipe; } >"$P/server.conf"
 }
 write_client() {
@@ -47,6 +46,17 @@ write_client() {
       printf 'accept = 127.0.0.1:%s\nconnect = 127.0.0.1:%s\n' "$PORT" "$S35_PORT"
       recipe; } >"$P/client.conf"
 }
+
+# The plain-HTTP service behind the stunnel server: Python's http.server,
+# without OpenSSL's configuration (it needs no TLS, and in sanitizer builds
+# must not load the instrumented module).
+write_backend() {
+    printf '#!/bin/sh\nexec env -u OPENSSL_CONF -u OPENSSL_MODULES python3 -m http.server --bind 127.0.0.1 --directory "%s" %s\n' \
+        "$P/www" "$PORT" >"$P/backend.sh"
+}
+start_daemon backend write_backend sh "$P/backend.sh" ||
+    { echo "FAIL: the HTTP backend did not start" >&2; exit 1; }
+BACKEND_PORT=$PORT
 
 # ---- stunnel as the server -------------------------------------------------
 server_case() { # server_case LABEL WANT(ok|fail)
