@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mlkem_evp.c: ML-KEM through the plain OpenSSL 3 EVP API, with the mlkem
  * provider. Works the same on OpenSSL 3.0 and later; copy freely.

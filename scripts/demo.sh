@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # demo.sh: show the mlkem provider at work on this machine.
 #   1. installs the missing Debian packages, builds the OpenSSL 3.5 peer
 #      (cached outside the clone) and mlkem.so (CMake preset "default");
@@ -7,8 +8,10 @@
 #      ML-KEM-768 key, encapsulates to it and decapsulates; the secrets match;
 #   4. OpenSSL 3.0 (which has no `pkeyutl -encap`) does the same through the
 #      example program examples/mlkem_evp.c, across the 3.5 key files;
-#   5. a TLS 1.3 handshake on OpenSSL 3.0 over X25519MLKEM768;
-#   6. `openssl speed` on 3.5: our ML-KEM-768 next to the built-in one.
+#   5. a TLS 1.3 handshake on OpenSSL 3.0 over X25519MLKEM768, the group
+#      read from the server's answer by mlkem-check;
+#   6. mlkem-speed (`openssl speed` for ML-KEM): on the system's OpenSSL 3.0,
+#      then on 3.5 with the built-in ML-KEM-768 beside ours.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -20,9 +23,10 @@ step "Installing what is missing, building the OpenSSL 3.5 peer and mlkem.so"
 scripts/deps.sh
 o35=$(scripts/openssl35.sh | tail -n 1)
 cmake --preset default >/dev/null
-cmake --build --preset default --target mlkem mlkem_evp >/dev/null
+cmake --build --preset default --target mlkem mlkem_evp mlkem-check mlkem-speed >/dev/null
 mods=$root/build/default/provider
 example=$root/build/default/examples/mlkem_evp
+tools=$root/build/default/tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"; [[ -n "${srv_pid:-}" ]] && kill "$srv_pid" 2>/dev/null; true' EXIT
 cd "$work"
@@ -63,20 +67,11 @@ OPENSSL_CONF=$cnf openssl s_server -accept "127.0.0.1:$port" -cert cert.pem -key
     -tls1_3 -www -quiet >/dev/null 2>&1 &
 srv_pid=$!
 sleep 0.5
-echo "$ OPENSSL_CONF=openssl-pq.cnf openssl s_client -connect 127.0.0.1:$port -tls1_3 -trace"
-OPENSSL_CONF=$cnf openssl s_client -connect "127.0.0.1:$port" -tls1_3 -trace </dev/null > tls.log 2>&1 || true
-grep -m1 -E '^(Protocol|New, TLSv1.3)' tls.log || true
-# OpenSSL 3.0 prints no group name for provider groups in -brief, so read
-# the group out of the ServerHello's key_share in the protocol trace.
-awk '/ServerHello, Length=/ { sh = 1 }
-     sh && /NamedGroup:/ { sub(/^ */, "");
-         n["4588"] = "X25519MLKEM768"; n["4587"] = "SecP256r1MLKEM768"; n["4589"] = "SecP384r1MLKEM1024"
-         c = $0; sub(/.*\(/, "", c); sub(/\).*/, "", c)
-         print "ServerHello key_share " $0 " = " (c in n ? n[c] : "a classical group"); exit }' tls.log
+echo "$ OPENSSL_CONF=openssl-pq.cnf mlkem-check localhost:$port"
+OPENSSL_CONF=$cnf "$tools/mlkem-check" "localhost:$port" || true
 kill "$srv_pid" 2>/dev/null || true; srv_pid=
 
-step "openssl speed on 3.5: ML-KEM-768, ours (preferred) and the built-in one"
-echo "mlkem provider:"
-openssl35 speed -seconds 1 "${ours[@]}" ML-KEM-768 2>/dev/null | tail -n 2
-echo "OpenSSL 3.5 built-in:"
-openssl35 speed -seconds 1 ML-KEM-768 2>/dev/null | tail -n 2
+step "mlkem-speed (openssl speed for ML-KEM): the system's OpenSSL 3.0, then 3.5"
+show "$tools/mlkem-speed" -provider-path "$mods" -seconds 1 ML-KEM-768 2>/dev/null
+echo "$ LD_LIBRARY_PATH=$o35/lib mlkem-speed -provider-path $mods -seconds 1 ML-KEM-768"
+LD_LIBRARY_PATH=$o35/lib "$tools/mlkem-speed" -provider-path "$mods" -seconds 1 ML-KEM-768 2>/dev/null

@@ -1,21 +1,42 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # deps.sh: install the Debian 12 packages mlkem's build, tests, demo and
 # benchmarks need, and only those that are missing. Safe to run repeatedly;
 # needs root (or sudo) only when something is missing.
 #
 #   build:      build-essential cmake pkg-config libssl-dev (the system OpenSSL 3.0)
-#   benchmarks: g++ libbenchmark-dev
-#   tests:      openssl curl nginx (real TLS peers), gzip, valgrind,
-#               perl (OpenSSL 3.5 peer build), dpkg-dev (CPack's .deb)
+#   benchmarks: g++ libbenchmark-dev, gnuplot-nox (bench/chart.sh)
+#   tests:      openssl curl nginx apache2 haproxy stunnel4 (real TLS peers),
+#               python3 wget socat (the clients the README's table lists),
+#               gzip, valgrind, perl (OpenSSL 3.5 peer build), dpkg-dev
+#               (CPack's .deb)
+#
+# A package counts as installed when dpkg has it for the native architecture
+# (or as Architecture: all). On a multiarch machine `dpkg-query -W libssl-dev`
+# prints one status per installed architecture, and only the native one
+# builds mlkem.so.
+#
+# Environment (for the tests in test/ops/): MLKEM_POLICY_RC_D, the
+# policy-rc.d path (default /usr/sbin/policy-rc.d).
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
-      curl nginx gzip perl valgrind dpkg-dev ca-certificates)
+      curl nginx apache2 haproxy stunnel4 gzip perl valgrind dpkg-dev
+      ca-certificates gnuplot-nox python3 wget socat)
+
+native=$(dpkg --print-architecture)
+# installed PKG: "install ok installed" for the native architecture or "all".
+# (Read whole, not piped into grep -q: with pipefail, grep quitting early
+# would fail the pipeline.)
+installed() {
+    local status
+    status=$(dpkg-query -W -f='${Status} ${Architecture}\n' "$1" 2>/dev/null) || true
+    grep -qxE "install ok installed ($native|all)" <<<"$status"
+}
 
 missing=()
 for p in "${pkgs[@]}"; do
-    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-    [[ "$status" == "install ok installed" ]] || missing+=("$p")
+    installed "$p" || missing+=("$p")
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
@@ -23,16 +44,24 @@ echo "deps.sh: installing ${missing[*]}" >&2
 SUDO=""
 [[ $(id -u) -eq 0 ]] || SUDO="sudo"
 
-# Package scripts must not start services (nginx would grab port 80): the
-# tests start their own servers on loopback ports. policy-rc.d says "no".
-policy=/usr/sbin/policy-rc.d
+# Package scripts must not start services (nginx and apache2 would grab port
+# 80): the tests start their own servers on loopback ports. policy-rc.d says
+# "no"; one that already exists (containers) is left as it is.
+policy=${MLKEM_POLICY_RC_D:-/usr/sbin/policy-rc.d}
 made_policy=0
 if [[ ! -e $policy ]]; then
-    printf '#!/bin/sh\nexit 101\n' | $SUDO tee $policy >/dev/null
-    $SUDO chmod 755 $policy
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+    $SUDO chmod 755 "$policy"
     made_policy=1
 fi
-cleanup() { [[ $made_policy -eq 1 ]] && $SUDO rm -f $policy; }
+# The script's status is apt-get's, whatever the clean-up's own is.
+cleanup() {
+    local rc=$?
+    if [[ $made_policy -eq 1 ]]; then
+        $SUDO rm -f "$policy"
+    fi
+    exit "$rc"
+}
 trap cleanup EXIT
 
 export DEBIAN_FRONTEND=noninteractive

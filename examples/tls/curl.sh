@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # curl.sh: fetch a URL over post-quantum TLS 1.3 (X25519MLKEM768) with
 # Debian 12's curl (OpenSSL 3.0) and the mlkem provider.
 #

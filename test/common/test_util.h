@@ -93,9 +93,10 @@ char *test_read_file(const char *path, size_t *len);
 /* The same for a gzip file, decompressed by running `gzip -dc` (popen). */
 char *test_read_gzip(const char *path, size_t *len);
 
-/* The vectors directory from env MLKEM_VECTORS_DIR. Unset, empty, or not an
- * existing directory: skip the test (exit 77) with a message naming what the
- * test `what` needs. */
+/* The vectors directory from env MLKEM_VECTORS_DIR (CTest sets it; by
+ * default the build tree's unpacked copy of test/vectors/data). Unset,
+ * empty, or not an existing directory: fail the test (exit 1) with a message
+ * naming what the test `what` needs. */
 const char *test_vectors_dir(const char *what);
 
 /* "<vectors dir>/<rel>" in a static buffer that each call overwrites. */

@@ -6,9 +6,12 @@
 #   - curl.sh is valid sh and uses --curves X25519MLKEM768;
 #   - nginx.conf has the ssl_ecdh_curve line (nginx -t runs it in
 #     test_nginx_curl.sh);
-#   - README.md contains each file verbatim. Until the README has a TLS
-#     section the test reports a skip, naming the missing files; once one
-#     is shown, every file must match exactly.
+#   - apache2.conf has its SSLOpenSSLConfCmd Groups line, haproxy.cfg its
+#     ssl-provider and ssl-default-bind-curves lines, stunnel.conf its
+#     curves line (test_apache2.sh, test_haproxy.sh, test_stunnel.sh run
+#     them);
+#   - README.md or a page in docs/ shows each file verbatim (README.md:
+#     openssl-pq.cnf; docs/tls.md: the others).
 source "$(dirname "$0")/lib.sh"
 need_provider
 
@@ -28,25 +31,33 @@ sh -n "$EXAMPLES/curl.sh" && grep -q -- '--curves X25519MLKEM768' "$EXAMPLES/cur
     ok "curl.sh: valid sh, --curves X25519MLKEM768" || fail "curl.sh"
 grep -q '^ssl_ecdh_curve X25519MLKEM768:' "$EXAMPLES/nginx.conf" &&
     ok "nginx.conf: ssl_ecdh_curve X25519MLKEM768 first" || fail "nginx.conf"
+grep -q '^SSLOpenSSLConfCmd Groups X25519MLKEM768:' "$EXAMPLES/apache2.conf" &&
+    ok "apache2.conf: SSLOpenSSLConfCmd Groups X25519MLKEM768 first" || fail "apache2.conf"
+grep -q '^    ssl-provider mlkem$' "$EXAMPLES/haproxy.cfg" &&
+    grep -q '^    ssl-default-bind-curves X25519MLKEM768:' "$EXAMPLES/haproxy.cfg" &&
+    ok "haproxy.cfg: ssl-provider mlkem, ssl-default-bind-curves X25519MLKEM768 first" ||
+    fail "haproxy.cfg"
+grep -q '^curves = X25519MLKEM768:' "$EXAMPLES/stunnel.conf" &&
+    ok "stunnel.conf: curves = X25519MLKEM768 first" || fail "stunnel.conf"
 
-README=$MLKEM_SOURCE_DIR/README.md
-readme=$(cat "$README" 2>/dev/null || true)
-shown=0
-missing=()
-for f in openssl-pq.cnf nginx.conf curl.sh; do
-    content=$(cat "$EXAMPLES/$f")
-    if [[ "$readme" == *"$content"* ]]; then
-        shown=$((shown + 1))
-        ok "README.md shows examples/tls/$f verbatim"
+# The pages that show the recipes: README.md and docs/*.md.
+shown_in() { # shown_in FILE: the README.md or docs/ page holding it verbatim
+    local content page
+    content=$(cat "$EXAMPLES/$1")
+    for page in "$MLKEM_SOURCE_DIR/README.md" "$MLKEM_SOURCE_DIR"/docs/*.md; do
+        [ -f "$page" ] || continue
+        if [[ "$(cat "$page")" == *"$content"* ]]; then
+            echo "${page#"$MLKEM_SOURCE_DIR"/}"
+            return 0
+        fi
+    done
+    return 1
+}
+for f in openssl-pq.cnf nginx.conf apache2.conf haproxy.cfg stunnel.conf curl.sh; do
+    if page=$(shown_in "$f"); then
+        ok "$page shows examples/tls/$f verbatim"
     else
-        missing+=("$f")
+        fail "no page in README.md or docs/ shows examples/tls/$f verbatim (copy it there)"
     fi
 done
-if [ "${#missing[@]}" -gt 0 ]; then
-    if [ "$shown" -eq 0 ] && ! grep -q 'examples/tls/' <<<"$readme"; then
-        [ "$TLS_FAILS" -eq 0 ] || finish
-        skip "README.md has no TLS example section yet (examples/tls/${missing[*]})"
-    fi
-    fail "README.md does not show verbatim: ${missing[*]} (copy them from examples/tls/)"
-fi
 finish
