@@ -97,18 +97,6 @@ static void codec_trace(const char *fmt, ...)
 
 /* ---- Helpers ---------------------------------------------------------------- */
 
-static const OSSL_DISPATCH *keymgmt_functions(const mlkem_params *p)
-{
-    switch (p->variant) {
-    case MLKEM_512:
-        return mlkem_512_keymgmt_functions;
-    case MLKEM_768:
-        return mlkem_768_keymgmt_functions;
-    default:
-        return mlkem_1024_keymgmt_functions;
-    }
-}
-
 static void (*dispatch_find(const OSSL_DISPATCH *t, int id))(void)
 {
     for (; t->function_id != 0; t++)
@@ -206,7 +194,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         const char *props = NULL;
 
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &props)) {
-            MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+            MLKEM_RAISE(ctx->provctx, MLKEM_R_BAD_PARAMETER);
             return 0;
         }
         OPENSSL_free(ctx->propq);
@@ -217,7 +205,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     p = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_CIPHER);
     if (p != NULL) {
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
-            MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+            MLKEM_RAISE(ctx->provctx, MLKEM_R_BAD_PARAMETER);
             return 0;
         }
         EVP_CIPHER_free(ctx->cipher);
@@ -226,7 +214,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             ctx->cipher = EVP_CIPHER_fetch(ctx->provctx->libctx, name,
                                            ctx->propq);
             if (ctx->cipher == NULL) {
-                MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "cipher %s", name);
+                MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_PARAMETER, "cipher %s", name);
                 return 0;
             }
         }
@@ -258,7 +246,7 @@ static void *enc_import_object(void *vctx, int selection,
                                const OSSL_PARAM params[])
 {
     codec_enc_ctx *ctx = vctx;
-    const OSSL_DISPATCH *km = keymgmt_functions(ctx->params);
+    const OSSL_DISPATCH *km = mlkem_prov_set_of(ctx->params)->keymgmt;
     OSSL_FUNC_keymgmt_new_fn *kmnew =
         (OSSL_FUNC_keymgmt_new_fn *)dispatch_find(km, OSSL_FUNC_KEYMGMT_NEW);
     OSSL_FUNC_keymgmt_import_fn *kmimport =
@@ -301,7 +289,7 @@ static int encode_spki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k)
     int ok;
 
     if ((k->key->flags & MLKEM_KEY_HAS_PUB) == 0) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     if ((der = OPENSSL_malloc(len)) == NULL)
@@ -361,12 +349,12 @@ static int encode_encrypted(const codec_enc_ctx *ctx, BIO *out,
     int ok = 0;
 
     if (ctx->cipher == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_PARAMETER,
                          "EncryptedPrivateKeyInfo needs a cipher");
         return 0;
     }
     if (cb == NULL || !cb(pass, sizeof(pass), &passlen, NULL, cbarg)) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "no passphrase");
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_PARAMETER, "no passphrase");
         goto end;
     }
     /* PKCS8_PRIV_KEY_INFO clears its key octets when freed. */
@@ -402,19 +390,19 @@ static int encode_pki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
     int encrypt = ctx->st == ST_EPKI || ctx->cipher != NULL;
 
     if ((key->flags & MLKEM_KEY_HAS_PRIV) == 0) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     fmt = pick_output_format(ctx->provctx, key->flags);
     if (fmt < 0 && ctx->provctx->output_formats[0] < 0
         && ctx->provctx->config_error[0] != '\0') {
         /* The list is empty because the configuration was bad: say so. */
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_FORMAT_NAME, "%s",
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_FORMAT_NAME, "%s",
                          ctx->provctx->config_error);
         return 0;
     }
     if (fmt < 0) {
-        MLKEM_RAISE_DATA(MLKEM_R_MISSING_KEY,
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_MISSING_KEY,
                          "no format in ml-kem.output_formats fits this key%s",
                          (key->flags & MLKEM_KEY_HAS_SEED) ? ""
                          : " (its seed is not known)");
@@ -427,7 +415,7 @@ static int encode_pki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
     if (dk == NULL || der == NULL)
         goto end;
     if (mlkem_key_encode_dk(key, dk) != MLKEM_OK) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         goto end;
     }
     if (mlkem_der_pkcs8_write(p, (mlkem_fmt)fmt, key->seed, dk, key->ek, der)
@@ -477,14 +465,14 @@ static int encode_text(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
                && (key->flags & MLKEM_KEY_HAS_PRIV) != 0;
 
     if ((key->flags & MLKEM_KEY_HAS_PUB) == 0) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     if (priv) {
         if ((dk = OPENSSL_secure_malloc(p->dk_bytes)) == NULL)
             goto end;
         if (mlkem_key_encode_dk(key, dk) != MLKEM_OK) {
-            MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+            MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
             goto end;
         }
         if (BIO_printf(out, "%s Private-Key:\n", p->name) <= 0
@@ -515,11 +503,11 @@ static int enc_encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj,
 
     /* The core turns abstract objects into ours via import_object. */
     if (obj_abstract != NULL || k == NULL || k->key == NULL) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     if (k->params != ctx->params) {
-        MLKEM_RAISE_DATA(MLKEM_R_WRONG_KEY_TYPE, "%s key, %s encoder",
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_WRONG_KEY_TYPE, "%s key, %s encoder",
                          k->params->name, ctx->params->name);
         return 0;
     }
@@ -527,7 +515,7 @@ static int enc_encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj,
                            ctx->st == ST_SPKI ? OSSL_KEYMGMT_SELECT_PUBLIC_KEY
                            : ctx->st == ST_TEXT ? OSSL_KEYMGMT_SELECT_KEYPAIR
                            : OSSL_KEYMGMT_SELECT_PRIVATE_KEY)) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "selection %d for %s",
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_PARAMETER, "selection %d for %s",
                          selection, structure_names[ctx->st]);
         return 0;
     }
@@ -592,13 +580,13 @@ static const OSSL_PARAM *dec_settable_ctx_params(void *provctx)
  * context; "properties" is accepted for compatibility and not needed. */
 static int dec_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
+    codec_dec_ctx *ctx = vctx;
     const OSSL_PARAM *p;
     const char *props = NULL;
 
-    (void)vctx;
     p = OSSL_PARAM_locate_const(params, OSSL_DECODER_PARAM_PROPERTIES);
     if (p != NULL && !OSSL_PARAM_get_utf8_string_ptr(p, &props)) {
-        MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_BAD_PARAMETER);
         return 0;
     }
     return 1;
@@ -643,7 +631,7 @@ static int load_private(MLKEM_KEY *k, const mlkem_der_priv *d)
     case MLKEM_FMT_BARE_PRIV:
         return mlkem_prov_key_from_priv(k, d->dk, k->params->dk_bytes);
     default:
-        MLKEM_RAISE(MLKEM_R_BAD_ENCODING);
+        MLKEM_RAISE(k->provctx, MLKEM_R_BAD_ENCODING);
         return 0;
     }
 }
@@ -686,7 +674,7 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     if (r == MLKEM_DER_NOT_MINE)
         goto end;
     if (r != MLKEM_DER_OK) {
-        MLKEM_RAISE_DATA(r, "%s %s", p->name, sname);
+        MLKEM_RAISE_DATA(ctx->provctx, r, "%s %s", p->name, sname);
         codec_trace("decode %s %s rejected", p->name, sname);
         ret = 0;
         goto end;
@@ -695,7 +683,7 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
         && ctx->provctx->config_error[0] != '\0') {
         /* No input format enabled because the configuration was bad: a
          * fatal error naming the bad value, rather than "not found". */
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_FORMAT_NAME, "%s",
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_FORMAT_NAME, "%s",
                          ctx->provctx->config_error);
         ret = 0;
         goto end;
@@ -753,7 +741,7 @@ static int dec_export_object(void *vctx, const void *ref, size_t ref_sz,
     codec_dec_ctx *ctx = vctx;
     OSSL_FUNC_keymgmt_export_fn *kmexport =
         (OSSL_FUNC_keymgmt_export_fn *)dispatch_find(
-            keymgmt_functions(ctx->params), OSSL_FUNC_KEYMGMT_EXPORT);
+            mlkem_prov_set_of(ctx->params)->keymgmt, OSSL_FUNC_KEYMGMT_EXPORT);
     int selection = ctx->selection != 0 ? ctx->selection
                                         : OSSL_KEYMGMT_SELECT_ALL;
 
@@ -766,10 +754,6 @@ static int dec_export_object(void *vctx, const void *ref, size_t ref_sz,
 /* ============================================================================
  * Dispatch tables (one per parameter set, structure and output type)
  * ========================================================================== */
-
-#define MLKEM_NAMES_512 "ML-KEM-512:MLKEM512:id-alg-ml-kem-512:2.16.840.1.101.3.4.4.1"
-#define MLKEM_NAMES_768 "ML-KEM-768:MLKEM768:id-alg-ml-kem-768:2.16.840.1.101.3.4.4.2"
-#define MLKEM_NAMES_1024 "ML-KEM-1024:MLKEM1024:id-alg-ml-kem-1024:2.16.840.1.101.3.4.4.3"
 
 #define ENCODER(bits, tag, st, out, does_sel)                                   \
     static OSSL_FUNC_encoder_newctx_fn enc_##bits##_##tag##_newctx;             \
@@ -819,12 +803,11 @@ static int dec_export_object(void *vctx, const void *ref, size_t ref_sz,
     DECODER(bits, spki, ST_SPKI, dec_does_selection_pub);                       \
     DECODER(bits, pki, ST_PKI, dec_does_selection_priv)
 
-CODECS(512);
-CODECS(768);
-CODECS(1024);
+#define CODECS_SET(bits, variant) CODECS(bits);
+MLKEM_PROV_SETS(CODECS_SET)
 
 #define ENC_ALG(bits, tag, props)                                               \
-    { MLKEM_NAMES_##bits, "provider=mlkem," props,                              \
+    { MLKEM_PROV_NAMES(bits), "provider=mlkem," props,                              \
       enc_##bits##_##tag##_functions, NULL }
 #define ENC_ALGS(bits)                                                          \
     ENC_ALG(bits, spki_der, "output=der,structure=SubjectPublicKeyInfo"),       \
@@ -835,10 +818,9 @@ CODECS(1024);
     ENC_ALG(bits, epki_pem, "output=pem,structure=EncryptedPrivateKeyInfo"),    \
     ENC_ALG(bits, text, "output=text")
 
+#define ENC_ALGS_SET(bits, variant) ENC_ALGS(bits),
 const OSSL_ALGORITHM mlkem_prov_encoders[] = {
-    ENC_ALGS(512),
-    ENC_ALGS(768),
-    ENC_ALGS(1024),
+    MLKEM_PROV_SETS(ENC_ALGS_SET)
     { NULL, NULL, NULL, NULL }
 };
 
@@ -853,15 +835,13 @@ const OSSL_ALGORITHM mlkem_prov_encoders[] = {
  * whenever the previous step (pem2der, spki2typespki) names one, which broke
  * PEM and even plain DER SPKI decoding (7 tests failed). */
 #define DEC_ALG(bits, tag, structure)                                           \
-    { MLKEM_NAMES_##bits, "provider=mlkem,input=der,structure=" structure,      \
+    { MLKEM_PROV_NAMES(bits), "provider=mlkem,input=der,structure=" structure,      \
       dec_##bits##_##tag##_functions, NULL }
 
+#define DEC_ALGS_SET(bits, variant)                                             \
+    DEC_ALG(bits, spki, "SubjectPublicKeyInfo"),                                \
+    DEC_ALG(bits, pki, "PrivateKeyInfo"),
 const OSSL_ALGORITHM mlkem_prov_decoders[] = {
-    DEC_ALG(512, spki, "SubjectPublicKeyInfo"),
-    DEC_ALG(512, pki, "PrivateKeyInfo"),
-    DEC_ALG(768, spki, "SubjectPublicKeyInfo"),
-    DEC_ALG(768, pki, "PrivateKeyInfo"),
-    DEC_ALG(1024, spki, "SubjectPublicKeyInfo"),
-    DEC_ALG(1024, pki, "PrivateKeyInfo"),
+    MLKEM_PROV_SETS(DEC_ALGS_SET)
     { NULL, NULL, NULL, NULL }
 };

@@ -135,7 +135,7 @@ int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
                                             pub, info->ec_pub_bytes, &len)
         || len != info->ec_pub_bytes) {
         EVP_PKEY_free(pkey);
-        MLKEM_RAISE_DATA(MLKEM_R_CLASSICAL_FAILED, "%s key generation",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_CLASSICAL_FAILED, "%s key generation",
                          info->ec_group != NULL ? info->ec_group : info->ec_alg);
         return 0;
     }
@@ -195,7 +195,7 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
     EVP_PKEY *pkey;
 
     if (len != info->ec_pub_bytes) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_POINT, "%s share of %zu bytes",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_POINT, "%s share of %zu bytes",
                          info->name, len);
         return 0;
     }
@@ -203,7 +203,7 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
      * zero whatever our scalar; refuse the share itself, so a TLS server
      * answers illegal_parameter rather than failing later in encaps. */
     if (info->ec_group == NULL && x25519_is_small_order(pub)) {
-        MLKEM_RAISE_DATA(MLKEM_R_ZERO_SHARED_SECRET, "small-order X25519 share");
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_ZERO_SHARED_SECRET, "small-order X25519 share");
         return 0;
     }
     /* The default provider's own errors are replaced by ours. */
@@ -225,7 +225,7 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
     }
     ERR_pop_to_mark();
     if (pkey == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_POINT, "%s",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_POINT, "%s",
                          info->ec_group != NULL ? info->ec_group : info->ec_alg);
         return 0;
     }
@@ -250,7 +250,7 @@ int mlkem_hybrid_ec_derive(const MLKEM_HYBRID_KEY *k, EVP_PKEY *priv,
         || EVP_PKEY_derive(ctx, ss, &len) <= 0
         || len != info->ec_ss_bytes) {
         ERR_pop_to_mark();
-        MLKEM_RAISE_DATA(MLKEM_R_CLASSICAL_FAILED, "%s derive",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_CLASSICAL_FAILED, "%s derive",
                          info->ec_group != NULL ? info->ec_group : info->ec_alg);
         goto end;
     }
@@ -263,7 +263,7 @@ int mlkem_hybrid_ec_derive(const MLKEM_HYBRID_KEY *k, EVP_PKEY *priv,
         for (i = 0; i < len; i++)
             acc |= ss[i];
         if (acc == 0) {
-            MLKEM_RAISE(MLKEM_R_ZERO_SHARED_SECRET);
+            MLKEM_RAISE(k->provctx, MLKEM_R_ZERO_SHARED_SECRET);
             goto end;
         }
     }

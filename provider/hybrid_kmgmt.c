@@ -124,18 +124,18 @@ static int hyb_load_pub(MLKEM_HYBRID_KEY *k, const uint8_t *in, size_t len)
     int err;
 
     if (mlkem_hybrid_has_pub(k) || k->ml->flags != 0) {
-        MLKEM_RAISE(MLKEM_R_KEY_NOT_EMPTY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_KEY_NOT_EMPTY);
         return 0;
     }
     if (len != ek + ec) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_KEY_LENGTH, "%s share: %zu bytes, want %zu",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_KEY_LENGTH, "%s share: %zu bytes, want %zu",
                          k->info->name, len, ek + ec);
         return 0;
     }
     ek_in = k->info->mlkem_first ? in : in + ec;
     ec_in = k->info->mlkem_first ? in + ek : in;
     if ((err = mlkem_key_set_ek(k->ml, ek_in, ek)) != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(err);
+        mlkem_prov_raise_kernel_err(k->provctx, err);
         mlkem_key_cleanse(k->ml);
         return 0;
     }
@@ -245,13 +245,14 @@ static int hyb_get_params(void *vkey, OSSL_PARAM params[])
     if (k == NULL)
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) != NULL
-        && !OSSL_PARAM_set_int(p, (int)k->params->bits))
+        && !mlkem_prov_set_int(k->provctx, p, (int)k->params->bits))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) != NULL
-        && !OSSL_PARAM_set_int(p, (int)k->params->security_bits))
+        && !mlkem_prov_set_int(k->provctx, p, (int)k->params->security_bits))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != NULL
-        && !OSSL_PARAM_set_int(p, (int)mlkem_hybrid_ct_bytes(k->info)))
+        && !mlkem_prov_set_int(k->provctx, p,
+                               (int)mlkem_hybrid_ct_bytes(k->info)))
         return 0;
     for (i = 0; i < 2; i++) {
         uint8_t pub[MLKEM_HYBRID_MAX_PUB];
@@ -259,13 +260,13 @@ static int hyb_get_params(void *vkey, OSSL_PARAM params[])
         if ((p = OSSL_PARAM_locate(params, pubnames[i])) == NULL)
             continue;
         if (!mlkem_hybrid_has_pub(k)) {
-            MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+            MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
             return 0;
         }
-        /* A NULL p->data is a size query; OSSL_PARAM_set_octet_string sets
-         * return_size and fails only on a too small buffer. */
+        /* A NULL p->data is a size query (return_size is set). */
         hyb_encode_pub(k, pub);
-        if (!OSSL_PARAM_set_octet_string(p, pub, mlkem_hybrid_pub_bytes(k->info)))
+        if (!mlkem_prov_set_octets(k->provctx, p, pub,
+                                   mlkem_hybrid_pub_bytes(k->info)))
             return 0;
     }
     return 1;
@@ -311,10 +312,8 @@ static int hyb_set_params(void *vkey, const OSSL_PARAM params[])
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY)) == NULL)
         return 1;
-    if (!OSSL_PARAM_get_octet_string_ptr(p, &data, &len)) {
-        MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+    if (!mlkem_prov_get_octets(k->provctx, p, &data, &len))
         return 0;
-    }
     return hyb_load_pub(k, data, len);
 }
 
@@ -341,18 +340,16 @@ static int hyb_import(void *vkey, int selection, const OSSL_PARAM params[])
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PRIV_KEY)) != NULL
         && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_PARAMETER,
                          "%s: private key import is not supported", k->info->name);
         return 0;
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PUB_KEY)) == NULL) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
-    if (!OSSL_PARAM_get_octet_string_ptr(p, &data, &len)) {
-        MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+    if (!mlkem_prov_get_octets(k->provctx, p, &data, &len))
         return 0;
-    }
     return hyb_load_pub(k, data, len);
 }
 
@@ -375,7 +372,7 @@ static int hyb_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && mlkem_hybrid_has_priv(k))
         return 0;
     if (!mlkem_hybrid_has_pub(k)) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     hyb_encode_pub(k, pub);
@@ -470,14 +467,14 @@ static void *hyb_gen(void *vgctx, OSSL_CALLBACK *cb, void *cbarg)
     if ((g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return k;
     if (!mlkem_prov_rand(k->provctx->libctx, seed, sizeof(seed))) {
-        MLKEM_RAISE(MLKEM_R_RANDOM_FAILED);
+        MLKEM_RAISE(k->provctx, MLKEM_R_RANDOM_FAILED);
         goto err;
     }
     err = mlkem_key_generate(k->ml, seed, seed + MLKEM_SYM_BYTES);
     /* d and z are secret: the key keeps its own copy (FIPS 203 §3.3). */
     OPENSSL_cleanse(seed, sizeof(seed));
     if (err != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(err);
+        mlkem_prov_raise_kernel_err(k->provctx, err);
         goto err;
     }
     if (!mlkem_hybrid_ec_generate(k, NULL, &k->ec, k->ec_pub))

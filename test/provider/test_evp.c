@@ -2,7 +2,7 @@
  * test_evp.c: mlkem.so through the public EVP API.
  *
  * Usage: test_evp <3.0|3.5> <module dir> <suite>...
- *   suites: provider roundtrip bad threads acvp config instances
+ *   suites: provider roundtrip bad threads acvp config instances cycles
  *
  * Built against the system OpenSSL 3.0 headers and run twice by CTest: on
  * the system libcrypto 3.0, and on OpenSSL 3.5 through LD_LIBRARY_PATH (the
@@ -557,16 +557,18 @@ int main(int argc, char **argv)
     if (argc < 4) {
         fprintf(stderr, "usage: %s <3.0|3.5> <module dir> <suite>...\n"
                 "suites: provider roundtrip bad threads acvp config "
-                "instances\n", argv[0]);
+                "instances cycles\n", argv[0]);
         return 2;
     }
     if (!check_runtime(argv[1]))
         return 1;
-    /* "instances" manages its own library contexts: with it alone, no
-     * shared one is opened (so its first instance is the module's oldest). */
+    /* "instances" and "cycles" manage their own library contexts: with
+     * them alone, no shared one is opened (so their first instance is the
+     * module's oldest). */
     int need_env = 0;
     for (int i = 3; i < argc; i++)
-        need_env |= strcmp(argv[i], "instances") != 0;
+        need_env |= strcmp(argv[i], "instances") != 0
+                    && strcmp(argv[i], "cycles") != 0;
     memset(&e, 0, sizeof(e));
     if (need_env && !evp_env_open(&e, argv[2]))
         return 1;
@@ -588,6 +590,8 @@ int main(int argc, char **argv)
             evp_suite_config(argv[2]);
         else if (strcmp(argv[i], "instances") == 0)
             evp_suite_instances(argv[2]);
+        else if (strcmp(argv[i], "cycles") == 0)
+            evp_suite_cycles(argv[2]);
         else {
             fprintf(stderr, "unknown suite %s\n", argv[i]);
             evp_env_close(&e);
