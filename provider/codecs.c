@@ -284,17 +284,15 @@ static int emit(BIO *out, codec_output o, const char *pem_name,
 static int encode_spki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k)
 {
     const mlkem_params *p = ctx->params;
-    size_t len = mlkem_der_spki_len(p);
-    uint8_t *der;
+    uint8_t *der = NULL;
+    size_t len = 0;
     int ok;
 
     if ((k->key->flags & MLKEM_KEY_HAS_PUB) == 0) {
         MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
-    if ((der = OPENSSL_malloc(len)) == NULL)
-        return 0;
-    ok = mlkem_der_spki_write(p, k->key->ek, der) == len
+    ok = mlkem_der_spki_encode(p, k->key->ek, &der, &len)
          && emit(out, ctx->out, PEM_STRING_PUBLIC, der, len);
     OPENSSL_free(der);
     codec_trace("encode %s SubjectPublicKeyInfo %s%s", p->name,
@@ -409,17 +407,14 @@ static int encode_pki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
         return 0;
     }
     /* Secrets: dk and the encoding live in secure memory. */
-    dk = OPENSSL_secure_malloc(p->dk_bytes);
-    len = mlkem_der_pkcs8_len(p, (mlkem_fmt)fmt);
-    der = OPENSSL_secure_malloc(len);
-    if (dk == NULL || der == NULL)
+    if ((dk = OPENSSL_secure_malloc(p->dk_bytes)) == NULL)
         goto end;
     if (mlkem_key_encode_dk(key, dk) != MLKEM_OK) {
         MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         goto end;
     }
-    if (mlkem_der_pkcs8_write(p, (mlkem_fmt)fmt, key->seed, dk, key->ek, der)
-        != len)
+    if (!mlkem_der_pkcs8_encode(p, (mlkem_fmt)fmt, key->seed, dk, key->ek,
+                                &der, &len))
         goto end;
     if (encrypt)
         ok = encode_encrypted(ctx, out, der, len, cb, cbarg);

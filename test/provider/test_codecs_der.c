@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 
 #include "kem/mlkem.h"
@@ -62,19 +64,58 @@ static const char *const spki_prefix[3] = {
 static uint8_t buf[MLKEM_DER_MAX_INPUT + 64];
 static uint8_t tmp[MLKEM_DER_MAX_INPUT + 64];
 
+/* The writers, into buf: the length written, 0 on failure. */
+static size_t spki_w(const mlkem_params *p, const uint8_t *ek)
+{
+    uint8_t *der = NULL;
+    size_t len = 0;
+
+    if (!mlkem_der_spki_encode(p, ek, &der, &len) || len > sizeof(buf)) {
+        OPENSSL_free(der);
+        return 0;
+    }
+    memcpy(buf, der, len);
+    OPENSSL_free(der);
+    return len;
+}
+
+static size_t pkcs8_w(const mlkem_params *p, mlkem_fmt fmt,
+                      const uint8_t *seed, const uint8_t *dk,
+                      const uint8_t *ek)
+{
+    uint8_t *der = NULL;
+    size_t len = 0;
+
+    if (!mlkem_der_pkcs8_encode(p, fmt, seed, dk, ek, &der, &len)
+        || len > sizeof(buf)) {
+        OPENSSL_secure_clear_free(der, len);
+        return 0;
+    }
+    memcpy(buf, der, len);
+    OPENSSL_secure_clear_free(der, len);
+    return len;
+}
+
 /* Expect reader result `want` for in[0..len). */
 static int spki_r(const mlkem_params *p, const uint8_t *in, size_t len)
 {
     const uint8_t *ek = NULL;
+    int r = mlkem_der_spki_read(p, in, len, &ek);
 
-    return mlkem_der_spki_read(p, in, len, &ek);
+    /* libcrypto's parse errors are not left behind. */
+    CHECK(ERR_peek_error() == 0, "spki reader left an error on the queue");
+    ERR_clear_error();
+    return r;
 }
 
 static int pkcs8_r(const mlkem_params *p, const uint8_t *in, size_t len)
 {
     mlkem_der_priv d;
+    int r = mlkem_der_pkcs8_read(p, in, len, &d);
 
-    return mlkem_der_pkcs8_read(p, in, len, &d);
+    CHECK(ERR_peek_error() == 0, "pkcs8 reader left an error on the queue");
+    ERR_clear_error();
+    return r;
 }
 
 static void test_set(int idx)
@@ -94,9 +135,8 @@ static void test_set(int idx)
     }
 
     /* ---- SubjectPublicKeyInfo: exact bytes, then the reader ---- */
-    n = mlkem_der_spki_write(p, ek, buf);
-    CHECK(n == expected[idx].spki_len && n == mlkem_der_spki_len(p),
-          "spki len %zu", n);
+    n = spki_w(p, ek);
+    CHECK(n == expected[idx].spki_len, "spki len %zu", n);
     sha256_hex(buf, n, hex);
     CHECK(strcmp(hex, expected[idx].spki) == 0, "spki sha256 %s", hex);
     CHECK(unhex(spki_prefix[idx], pfx, 22) && memcmp(buf, pfx, 22) == 0,
@@ -194,9 +234,8 @@ static void test_set(int idx)
         uint8_t hdr[32];
         char ph[80];
 
-        n = mlkem_der_pkcs8_write(p, (mlkem_fmt)f, seed, dk, ek, buf);
-        CHECK(n == expected[idx].len[f] && n == mlkem_der_pkcs8_len(p, f),
-              "%s len %zu", name, n);
+        n = pkcs8_w(p, (mlkem_fmt)f, seed, dk, ek);
+        CHECK(n == expected[idx].len[f], "%s len %zu", name, n);
         sha256_hex(buf, n, hex);
         CHECK(strcmp(hex, expected[idx].sha[f]) == 0, "%s sha256 %s", name, hex);
         /* notes §6 prefixes: version + AlgorithmIdentifier after the header */
@@ -241,6 +280,23 @@ static void test_set(int idx)
         memcpy(tmp, buf, n);
         tmp[(n < 128 ? 2 : 4) + 2] = 1;
         CHECK(pkcs8_r(p, tmp, n) == MLKEM_R_BAD_ENCODING, "%s v2", name);
+        /* BER that libcrypto's d2i accepts: the outer length in a longer
+         * form than needed (30 81 xx for a short one, 30 83 00 xx xx for a
+         * two-octet one). */
+        if (n < 128) {
+            tmp[0] = 0x30;
+            tmp[1] = 0x81;
+            memcpy(tmp + 2, buf + 1, n - 1);
+            CHECK(pkcs8_r(p, tmp, n + 1) == MLKEM_R_BAD_ENCODING,
+                  "%s long-form length", name);
+        } else {
+            tmp[0] = 0x30;
+            tmp[1] = 0x83;
+            tmp[2] = 0x00;
+            memcpy(tmp + 3, buf + 2, n - 2);
+            CHECK(pkcs8_r(p, tmp, n + 1) == MLKEM_R_BAD_ENCODING,
+                  "%s long-form length", name);
+        }
     }
     CHECK(spki_r(p, buf, 0) == MLKEM_DER_NOT_MINE, "empty");
 
@@ -360,11 +416,13 @@ static void test_set(int idx)
 #undef WRAP_AND_CHECK
     }
     /* Writer refuses missing inputs. */
-    CHECK(mlkem_der_pkcs8_write(p, MLKEM_FMT_SEED_PRIV, NULL, dk, ek, buf) == 0,
+    CHECK(pkcs8_w(p, MLKEM_FMT_SEED_PRIV, NULL, dk, ek) == 0,
           "write without seed");
-    CHECK(mlkem_der_pkcs8_write(p, MLKEM_FMT_PRIV_ONLY, seed, NULL, ek, buf) == 0,
+    CHECK(pkcs8_w(p, MLKEM_FMT_PRIV_ONLY, seed, NULL, ek) == 0,
           "write without dk");
-    CHECK(mlkem_der_pkcs8_write(p, MLKEM_FMT_COUNT, seed, dk, ek, buf) == 0,
+    CHECK(pkcs8_w(p, MLKEM_FMT_OQS_KEYPAIR, seed, dk, NULL) == 0,
+          "write oqskeypair without ek");
+    CHECK(pkcs8_w(p, MLKEM_FMT_COUNT, seed, dk, ek) == 0,
           "write unknown format");
 }
 
