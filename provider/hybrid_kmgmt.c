@@ -90,10 +90,9 @@ static void hyb_free(void *vkey)
 
     if (k == NULL)
         return;
-    /* mlkem_key_cleanse wipes the whole struct, so a plain secure free
-     * (no second 14 KiB wipe; the secure heap clears on free anyway). */
-    mlkem_key_cleanse(k->ml);
-    OPENSSL_secure_free(k->ml);
+    /* One wipe of the whole struct, whichever heap it came from (a
+     * mlkem_key_cleanse first would wipe it twice in the secure heap). */
+    OPENSSL_secure_clear_free(k->ml, sizeof(*k->ml));
     EVP_PKEY_free(k->ec);
     OPENSSL_free(k->propq);
     OPENSSL_free(k);

@@ -39,14 +39,15 @@ typedef struct {
     MLKEM_PROV_CTX *provctx;
     MLKEM_KEY *key;   /* not owned: the EVP_PKEY keeps it alive */
     int op;
-    int has_ikme;
-    uint8_t ikme[MLKEM_SYM_BYTES]; /* m for the next encapsulation only */
+    /* m for the next encapsulation only ("ikme"): NULL, or MLKEM_SYM_BYTES
+     * of secure memory, where the key's own secrets live (key.c). */
+    uint8_t *ikme;
 } MLKEM_KEM_CTX;
 
 static void clear_ikme(MLKEM_KEM_CTX *c)
 {
-    OPENSSL_cleanse(c->ikme, sizeof(c->ikme));
-    c->has_ikme = 0;
+    OPENSSL_secure_clear_free(c->ikme, MLKEM_SYM_BYTES);
+    c->ikme = NULL;
 }
 
 static void *mlkem_kem_newctx(void *provctx)
@@ -62,8 +63,10 @@ static void mlkem_kem_freectx(void *vc)
 {
     MLKEM_KEM_CTX *c = vc;
 
-    if (c != NULL)
-        OPENSSL_clear_free(c, sizeof(*c)); /* wipes a pending ikme */
+    if (c == NULL)
+        return;
+    clear_ikme(c); /* wipes a pending ikme */
+    OPENSSL_free(c);
 }
 
 static void *mlkem_kem_dupctx(void *vc)
@@ -74,6 +77,13 @@ static void *mlkem_kem_dupctx(void *vc)
     if (c == NULL || (d = OPENSSL_malloc(sizeof(*d))) == NULL)
         return NULL;
     memcpy(d, c, sizeof(*d));
+    if (c->ikme != NULL) {
+        if ((d->ikme = OPENSSL_secure_malloc(MLKEM_SYM_BYTES)) == NULL) {
+            OPENSSL_free(d);
+            return NULL;
+        }
+        memcpy(d->ikme, c->ikme, MLKEM_SYM_BYTES);
+    }
     return d;
 }
 
@@ -151,15 +161,15 @@ static int mlkem_kem_encapsulate(void *vc, unsigned char *out, size_t *outlen,
         return 0;
     }
 
-    if (c->has_ikme) {
-        memcpy(m, c->ikme, sizeof(m));
-    } else if (!mlkem_prov_rand(c->provctx != NULL ? c->provctx->libctx : NULL,
-                                m, sizeof(m))) {
+    if (c->ikme == NULL
+        && !mlkem_prov_rand(c->provctx != NULL ? c->provctx->libctx : NULL,
+                            m, sizeof(m))) {
         /* Algorithm 20, line 2: if m == NULL, return an error. */
         MLKEM_RAISE(c->provctx, MLKEM_R_RANDOM_FAILED);
         goto end;
     }
-    rc = mlkem_key_encaps(c->key->key, out, secret, m);
+    rc = mlkem_key_encaps(c->key->key, out, secret,
+                          c->ikme != NULL ? c->ikme : m);
     if (rc != MLKEM_OK) {
         mlkem_prov_raise_kernel_err(c->provctx, rc);
         goto end;
@@ -272,8 +282,10 @@ static int mlkem_kem_set_ctx_params(void *vc, const OSSL_PARAM params[])
     }
     /* Decapsulation has no randomness: ikme is accepted and ignored. */
     if (c->op == OP_ENCAPS) {
+        if (c->ikme == NULL
+            && (c->ikme = OPENSSL_secure_malloc(MLKEM_SYM_BYTES)) == NULL)
+            return 0;
         memcpy(c->ikme, ikme, MLKEM_SYM_BYTES);
-        c->has_ikme = 1;
     }
     return 1;
 }

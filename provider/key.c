@@ -9,9 +9,13 @@
  *             pairwise consistency test on imported private keys.
  *
  * The kernel's mlkem_key (about 14 KiB with the cached matrix) holds secrets,
- * so it lives in OpenSSL's secure heap and is wiped with mlkem_key_cleanse()
- * before OPENSSL_secure_clear_free(). The provider never looks inside it
- * except for flags, ek and seed, which mlkem.h documents as readable.
+ * so it lives in OpenSSL's secure heap (the plain heap when the application
+ * set none up). It is zeroed once, by mlkem_key_init() after a non-zeroing
+ * OPENSSL_secure_malloc(), and wiped once, by OPENSSL_secure_clear_free()
+ * (which clears the block whichever heap it came from; a
+ * mlkem_key_cleanse() before it would wipe the 14 KiB a second time). The
+ * provider never looks inside it except for flags, ek and seed, which
+ * mlkem.h documents as readable.
  */
 #include <string.h>
 
@@ -77,7 +81,7 @@ MLKEM_KEY *mlkem_prov_key_new(MLKEM_PROV_CTX *ctx, const mlkem_params *p)
         return NULL;
     if ((k = OPENSSL_zalloc(sizeof(*k))) == NULL)
         return NULL;
-    if ((k->key = OPENSSL_secure_zalloc(sizeof(*k->key))) == NULL) {
+    if ((k->key = OPENSSL_secure_malloc(sizeof(*k->key))) == NULL) {
         OPENSSL_free(k);
         return NULL;
     }
@@ -91,10 +95,8 @@ void mlkem_prov_key_free(MLKEM_KEY *k)
 {
     if (k == NULL)
         return;
-    if (k->key != NULL) {
-        mlkem_key_cleanse(k->key); /* FIPS 203 §3.3 */
-        OPENSSL_secure_clear_free(k->key, sizeof(*k->key));
-    }
+    /* FIPS 203 §3.3: the one wipe of the key's secrets. */
+    OPENSSL_secure_clear_free(k->key, sizeof(*k->key));
     OPENSSL_free(k->propq);
     OPENSSL_free(k);
 }

@@ -53,10 +53,18 @@ typedef struct {
     MLKEM_PROV_CTX *provctx;
     const mlkem_params *params;
     int selection;
-    int has_seed;
-    uint8_t seed[MLKEM_SEED_BYTES]; /* d || z; cleansed in gen and cleanup */
+    /* d || z from the "seed" parameter: NULL, or MLKEM_SEED_BYTES of secure
+     * memory (where the key's own secrets live, key.c), wiped and freed by
+     * gen and cleanup. */
+    uint8_t *seed;
     char *propq;
 } MLKEM_GEN_CTX;
+
+static void clear_seed(MLKEM_GEN_CTX *g)
+{
+    OPENSSL_secure_clear_free(g->seed, MLKEM_SEED_BYTES);
+    g->seed = NULL;
+}
 
 /* ---- new / free / has / match / dup ---------------------------------------- */
 
@@ -284,8 +292,10 @@ static int mlkem_km_gen_set_params(void *vg, const OSSL_PARAM params[])
                              "seed: %zu bytes, expected 64 (d || z)", len);
             return 0;
         }
+        if (g->seed == NULL
+            && (g->seed = OPENSSL_secure_malloc(MLKEM_SEED_BYTES)) == NULL)
+            return 0;
         memcpy(g->seed, s, MLKEM_SEED_BYTES);
-        g->has_seed = 1;
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PROPERTIES))
             != NULL) {
@@ -331,21 +341,19 @@ static void *mlkem_km_gen(void *vg, OSSL_CALLBACK *cb, void *cbarg)
     if ((g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return k;
 
-    if (g->has_seed) {
-        memcpy(seed, g->seed, sizeof(seed));
-    } else if (!mlkem_prov_rand(g->provctx != NULL ? g->provctx->libctx : NULL,
-                                seed, sizeof(seed))) {
+    if (g->seed == NULL
+        && !mlkem_prov_rand(g->provctx != NULL ? g->provctx->libctx : NULL,
+                            seed, sizeof(seed))) {
         /* FIPS 203 Algorithm 19, lines 1-2: d, z from the RBG; line 3 on
          * failure: return an error. */
         MLKEM_RAISE(g->provctx, MLKEM_R_RANDOM_FAILED);
         goto err;
     }
-    if (!mlkem_prov_key_from_seed(k, seed))
+    if (!mlkem_prov_key_from_seed(k, g->seed != NULL ? g->seed : seed))
         goto err;
-    /* A seed is single-use key material: wipe both copies (§3.3). */
+    /* A seed is single-use key material: wipe it (§3.3). */
     OPENSSL_cleanse(seed, sizeof(seed));
-    OPENSSL_cleanse(g->seed, sizeof(g->seed));
-    g->has_seed = 0;
+    clear_seed(g);
     return k;
 err:
     OPENSSL_cleanse(seed, sizeof(seed));
@@ -359,8 +367,9 @@ static void mlkem_km_gen_cleanup(void *vg)
 
     if (g == NULL)
         return;
+    clear_seed(g);
     OPENSSL_free(g->propq);
-    OPENSSL_clear_free(g, sizeof(*g));
+    OPENSSL_free(g);
 }
 
 /* ---- load: an object reference from our decoders (codecs.c) ----------------

@@ -3,6 +3,7 @@
  *
  * Usage: test_evp <3.0|3.5> <module dir> <suite>...
  *   suites: provider roundtrip bad threads acvp config instances cycles
+ *           secure
  *
  * Built against the system OpenSSL 3.0 headers and run twice by CTest: on
  * the system libcrypto 3.0, and on OpenSSL 3.5 through LD_LIBRARY_PATH (the
@@ -557,7 +558,7 @@ int main(int argc, char **argv)
     if (argc < 4) {
         fprintf(stderr, "usage: %s <3.0|3.5> <module dir> <suite>...\n"
                 "suites: provider roundtrip bad threads acvp config "
-                "instances cycles\n", argv[0]);
+                "instances cycles secure\n", argv[0]);
         return 2;
     }
     if (!check_runtime(argv[1]))
@@ -592,6 +593,8 @@ int main(int argc, char **argv)
             evp_suite_instances(argv[2]);
         else if (strcmp(argv[i], "cycles") == 0)
             evp_suite_cycles(argv[2]);
+        else if (strcmp(argv[i], "secure") == 0)
+            evp_suite_secure(&e);
         else {
             fprintf(stderr, "unknown suite %s\n", argv[i]);
             evp_env_close(&e);
