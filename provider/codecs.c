@@ -42,6 +42,7 @@
 #include <openssl/core_names.h>
 #include <openssl/core_object.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/pem.h>
@@ -610,6 +611,34 @@ static size_t read_input(BIO *in, uint8_t *buf, size_t cap)
     return n;
 }
 
+/*
+ * What dec_decode hands to the core as the object reference: the parsed
+ * input, or the reason it cannot be a key. The key is built, and every
+ * check run, by mlkem_prov_key_from_decoded() when the core loads the
+ * reference (keymgmt load) or asks for it to be exported to another
+ * provider's keymgmt (dec_export_object).
+ *
+ * Why not in the decoder: a decoder that fails leaves its reason where
+ * OpenSSL's store loader drops it (`openssl pkey -in bad.pem` used to say
+ * only "unsupported"). OSSL_STORE hands the decoded DER to a key decoder,
+ * and when that yields no key without a "hard" error it pops every error
+ * and tries the next object type. A key management that refuses the
+ * decoder's reference is such a hard error (OpenSSL 3.5+
+ * decoder_construct_pkey; 3.0's store keeps the error of a failed key
+ * reference, try_key_ref): the reason reaches the user, as it does for
+ * OpenSSL 3.5's own ML-KEM ("explicit ... private key does not match
+ * seed"). A malformed encoding of this set's OID is treated the same way.
+ */
+typedef struct {
+    MLKEM_PROV_CTX *provctx;
+    const mlkem_params *params;
+    codec_structure st;         /* ST_SPKI or ST_PKI */
+    int reason;                 /* MLKEM_DER_OK, or the MLKEM_R_* found */
+    const char *reason_text;    /* data text for reason (NULL: set, struct) */
+    mlkem_der_priv priv;        /* ST_PKI: the parsed forms */
+    const uint8_t *ek;          /* ST_SPKI: p->ek_bytes */
+} mlkem_decoded;
+
 /* Build the key from the parsed private forms; the key loaders check
  * FIPS 203 §7.3 (hash, reduction), seed/dk agreement, and run the PCT. */
 static int load_private(MLKEM_KEY *k, const mlkem_der_priv *d)
@@ -631,6 +660,53 @@ static int load_private(MLKEM_KEY *k, const mlkem_der_priv *d)
     }
 }
 
+/* "mlkem: decode ML-KEM-768 PrivateKeyInfo rejected: seed does not match
+ * private key": the reason just raised, for OpenSSL 3.0's store loader,
+ * which discards it (see above); MLKEM_TRACE=1 shows it there. */
+static void trace_rejected(const mlkem_decoded *d)
+{
+    const char *r = ERR_reason_error_string(ERR_peek_last_error());
+
+    codec_trace("decode %s %s rejected: %s", d->params->name,
+                structure_names[d->st], r != NULL ? r : "(no reason)");
+}
+
+MLKEM_KEY *mlkem_prov_key_from_decoded(const void *ref, size_t ref_sz,
+                                       const mlkem_params *want)
+{
+    const mlkem_decoded *d = ref;
+    const char *sname;
+    MLKEM_KEY *k;
+
+    if (d == NULL || ref_sz != sizeof(*d))
+        return NULL;
+    sname = structure_names[d->st];
+    if (want != NULL && d->params != want) {
+        MLKEM_RAISE_DATA(d->provctx, MLKEM_R_WRONG_KEY_TYPE, "%s key, %s",
+                         d->params->name, want->name);
+        return NULL;
+    }
+    if (d->reason != MLKEM_DER_OK) {
+        if (d->reason_text != NULL)
+            MLKEM_RAISE_DATA(d->provctx, d->reason, "%s", d->reason_text);
+        else
+            MLKEM_RAISE_DATA(d->provctx, d->reason, "%s %s", d->params->name,
+                             sname);
+        trace_rejected(d);
+        return NULL;
+    }
+    if ((k = mlkem_prov_key_new(d->provctx, d->params)) == NULL)
+        return NULL;
+    if (d->st == ST_PKI ? !load_private(k, &d->priv)
+                        : !mlkem_prov_key_from_pub(k, d->ek,
+                                                   d->params->ek_bytes)) {
+        trace_rejected(d);
+        mlkem_prov_key_free(k);
+        return NULL;
+    }
+    return k;
+}
+
 static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
                       OSSL_CALLBACK *data_cb, void *data_cbarg,
                       OSSL_PASSPHRASE_CALLBACK *pw_cb, void *pw_cbarg)
@@ -643,10 +719,8 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     BIO *in = NULL;
     uint8_t *buf = NULL;
     size_t len = 0;
-    MLKEM_KEY *k = NULL;
-    mlkem_der_priv d;
-    const uint8_t *ek = NULL;
-    int r, ret = 1; /* 1 without a callback: "not mine, try others" */
+    mlkem_decoded d;
+    int ret = 1; /* 1 without a callback: "not mine, try others" */
 
     (void)pw_cb;
     (void)pw_cbarg;
@@ -664,44 +738,32 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     }
     len = read_input(in, buf, cap);
 
-    r = priv ? mlkem_der_pkcs8_read(p, buf, len, &d)
-             : mlkem_der_spki_read(p, buf, len, &ek);
-    if (r == MLKEM_DER_NOT_MINE)
+    memset(&d, 0, sizeof(d));
+    d.provctx = ctx->provctx;
+    d.params = p;
+    d.st = ctx->st;
+    d.reason = priv ? mlkem_der_pkcs8_read(p, buf, len, &d.priv)
+                    : mlkem_der_spki_read(p, buf, len, &d.ek);
+    if (d.reason == MLKEM_DER_NOT_MINE)
         goto end;
-    if (r != MLKEM_DER_OK) {
-        MLKEM_RAISE_DATA(ctx->provctx, r, "%s %s", p->name, sname);
-        codec_trace("decode %s %s rejected", p->name, sname);
-        ret = 0;
-        goto end;
-    }
-    if (priv && ctx->provctx->input_formats[0] < 0
+    if (d.reason == MLKEM_DER_OK && priv
+        && ctx->provctx->input_formats[0] < 0
         && ctx->provctx->config_error[0] != '\0') {
         /* No input format enabled because the configuration was bad: a
          * fatal error naming the bad value, rather than "not found". */
-        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_FORMAT_NAME, "%s",
-                         ctx->provctx->config_error);
-        ret = 0;
-        goto end;
-    }
-    if (priv && !format_listed(ctx->provctx->input_formats, d.fmt)) {
+        d.reason = MLKEM_R_BAD_FORMAT_NAME;
+        d.reason_text = ctx->provctx->config_error;
+    } else if (d.reason == MLKEM_DER_OK && priv
+               && !format_listed(ctx->provctx->input_formats, d.priv.fmt)) {
         /* Like OpenSSL 3.5: a disabled format is "not found", so another
          * provider may still accept the key. */
         codec_trace("decode %s %s %s not in ml-kem.input_formats", p->name,
-                    sname, mlkem_der_fmt_name(d.fmt));
+                    sname, mlkem_der_fmt_name(d.priv.fmt));
         goto end;
     }
-    if ((k = mlkem_prov_key_new(ctx->provctx, p)) == NULL) {
-        ret = 0;
-        goto end;
-    }
-    if (priv ? !load_private(k, &d)
-             : !mlkem_prov_key_from_pub(k, ek, p->ek_bytes)) {
-        codec_trace("decode %s %s rejected", p->name, sname);
-        ret = 0;
-        goto end;
-    }
-    codec_trace("decode %s %s%s%s", p->name, sname, priv ? " " : "",
-                priv ? mlkem_der_fmt_name(d.fmt) : "");
+    if (d.reason == MLKEM_DER_OK)
+        codec_trace("decode %s %s%s%s", p->name, sname, priv ? " " : "",
+                    priv ? mlkem_der_fmt_name(d.priv.fmt) : "");
     {
         int object_type = OSSL_OBJECT_PKEY;
         OSSL_PARAM params[4];
@@ -710,16 +772,14 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
                                              &object_type);
         params[1] = OSSL_PARAM_construct_utf8_string(
             OSSL_OBJECT_PARAM_DATA_TYPE, (char *)p->name, 0);
-        /* The reference is the address of our key pointer; a keymgmt load
-         * from this provider takes the key and clears the pointer. */
+        /* The reference lives until data_cb returns (the core's contract:
+         * it points into buf, which is freed below). */
         params[2] = OSSL_PARAM_construct_octet_string(
-            OSSL_OBJECT_PARAM_REFERENCE, &k, sizeof(k));
+            OSSL_OBJECT_PARAM_REFERENCE, &d, sizeof(d));
         params[3] = OSSL_PARAM_construct_end();
         ret = data_cb(params, data_cbarg);
     }
 end:
-    if (k != NULL)
-        mlkem_prov_key_free(k);
     if (priv)
         OPENSSL_secure_clear_free(buf, cap);
     else
@@ -729,7 +789,7 @@ end:
 }
 
 /* Hand a decoded key to another provider's key management (the core
- * passes the reference from dec_decode). */
+ * passes the reference from dec_decode): built and checked here first. */
 static int dec_export_object(void *vctx, const void *ref, size_t ref_sz,
                              OSSL_CALLBACK *export_cb, void *export_cbarg)
 {
@@ -739,11 +799,15 @@ static int dec_export_object(void *vctx, const void *ref, size_t ref_sz,
             mlkem_prov_set_of(ctx->params)->keymgmt, OSSL_FUNC_KEYMGMT_EXPORT);
     int selection = ctx->selection != 0 ? ctx->selection
                                         : OSSL_KEYMGMT_SELECT_ALL;
+    MLKEM_KEY *k;
+    int ok;
 
-    if (kmexport == NULL || ref_sz != sizeof(MLKEM_KEY *))
+    if (kmexport == NULL
+        || (k = mlkem_prov_key_from_decoded(ref, ref_sz, ctx->params)) == NULL)
         return 0;
-    return kmexport(*(MLKEM_KEY *const *)ref, selection, export_cb,
-                    export_cbarg);
+    ok = kmexport(k, selection, export_cb, export_cbarg);
+    mlkem_prov_key_free(k);
+    return ok;
 }
 
 /* ============================================================================

@@ -373,24 +373,13 @@ static void mlkem_km_gen_cleanup(void *vg)
 }
 
 /* ---- load: an object reference from our decoders (codecs.c) ----------------
- * The reference points to a MLKEM_KEY * (reference_sz = sizeof(MLKEM_KEY *));
- * load takes ownership by setting it to NULL. A key of another variant is
- * refused and left with the caller. */
+ * The key is built and checked now (mlkem_prov_key_from_decoded), so that a
+ * refused key fails the load with its reason; a key of another parameter
+ * set is refused. */
 static void *load_common(const mlkem_params *v, const void *reference,
                          size_t reference_sz)
 {
-    MLKEM_KEY **ref = (MLKEM_KEY **)reference;
-    MLKEM_KEY *k;
-
-    if (ref == NULL || reference_sz != sizeof(*ref) || *ref == NULL)
-        return NULL;
-    k = *ref;
-    if (k->params != v) {
-        MLKEM_RAISE(k->provctx, MLKEM_R_WRONG_KEY_TYPE);
-        return NULL;
-    }
-    *ref = NULL;
-    return k;
+    return mlkem_prov_key_from_decoded(reference, reference_sz, v);
 }
 
 /* ---- import / export ------------------------------------------------------------ */

@@ -198,7 +198,12 @@ extern const OSSL_DISPATCH mlkem_1024_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_kem_functions[];
 
 /* codecs.c: encoders and decoders per variant and structure (names below
- * are what prov.c's tables reference; codecs.c documents each). */
+ * are what prov.c's tables reference; codecs.c documents each). A decoder's
+ * object reference becomes a key (checked, its reason raised otherwise)
+ * through mlkem_prov_key_from_decoded; want: the set the caller serves, or
+ * NULL for any. */
+MLKEM_KEY *mlkem_prov_key_from_decoded(const void *ref, size_t ref_sz,
+                                       const mlkem_params *want);
 extern const OSSL_ALGORITHM mlkem_prov_encoders[];
 extern const OSSL_ALGORITHM mlkem_prov_decoders[];
 
