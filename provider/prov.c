@@ -30,17 +30,26 @@
  *     writing (output) or reading (input) private keys fails at use time,
  *     closed, while KEM, public keys and TLS keep working (3.5 also fails
  *     only when a key is encoded or decoded).
- * The first bad value is kept as a message in MLKEM_PROV_CTX.config_error
- * and served as the provider parameter "config-error" (empty when none),
- * e.g. 'ml-kem.output_formats: unknown key format name "bogus"'. Init
- * leaves no error on the queue: a stale error would make later calls such
- * as SSL_get_error() misreport.
+ *   - an unknown key ("retain_sed", "ml-kem.prefer_sed") is ignored and
+ *     reported (check_unknown_keys says how it is found, and its limits).
+ * The first problem is kept as a message in MLKEM_PROV_CTX.config_error,
+ * served as the provider parameter "config-error" (empty when none), e.g.
+ * 'ml-kem.output_formats: unknown key format name "bogus"', and appended
+ * to the build info ("; configuration error: ..."), the one value that
+ * `openssl list -providers -verbose` prints on 3.0. With the environment
+ * variable MLKEM_TRACE set, every problem is also written to stderr once,
+ * when the instance starts ("mlkem: configuration: ..."); without it the
+ * provider writes nothing (OpenSSL users expect no stderr output from a
+ * library). Init leaves no error on the queue: a stale error would make
+ * later calls such as SSL_get_error() misreport.
  */
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <openssl/conf.h>
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
@@ -429,7 +438,9 @@ static int parse_bool(const char *v)
     return -1;
 }
 
-/* Record the first configuration problem (later ones are dropped). */
+/* Record a configuration problem: the first one becomes "config-error";
+ * with MLKEM_TRACE set, each one is also written to stderr, once (at the
+ * instance's start, where configuration is read). */
 static void config_problem(MLKEM_PROV_CTX *ctx, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
@@ -437,13 +448,17 @@ static void config_problem(MLKEM_PROV_CTX *ctx, const char *fmt, ...)
     ;
 static void config_problem(MLKEM_PROV_CTX *ctx, const char *fmt, ...)
 {
+    const char *trace = getenv("MLKEM_TRACE");
+    char msg[sizeof(ctx->config_error)];
     va_list ap;
 
-    if (ctx->config_error[0] != '\0')
-        return;
     va_start(ap, fmt);
-    vsnprintf(ctx->config_error, sizeof(ctx->config_error), fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    if (trace != NULL && *trace != '\0')
+        fprintf(stderr, "mlkem: configuration: %s\n", msg);
+    if (ctx->config_error[0] == '\0')
+        memcpy(ctx->config_error, msg, sizeof(msg));
 }
 
 /* Parse an ordered list of format names into out[] (ended by -1; duplicates
@@ -509,6 +524,129 @@ static void set_default_config(MLKEM_PROV_CTX *ctx)
     memcpy(ctx->input_formats, in_order, sizeof(in_order));
 }
 
+/* ---- Unknown configuration keys ---------------------------------------------
+ * The core hands a provider its section's values only by exact key
+ * (core_get_params locates each stored key in the caller's list), so it
+ * cannot say which keys exist. To catch a mistyped key ("retain_sed"), the
+ * provider reads the configuration file OpenSSL loads by default
+ * (OPENSSL_CONF, else OPENSSLDIR/openssl.cnf), finds its section through
+ * openssl_conf -> providers -> <this provider's name>, and walks it as the
+ * core does (a value naming a section is a subsection: "ml-kem =
+ * ml_kem_sect" gives "ml-kem.<key>"). A key counts only if the core
+ * answers the same value for it, so another file than the one loaded
+ * (OSSL_LIB_CTX_load_config with another path, -config) or another
+ * provider's section reports nothing. Keys the core reads itself (module,
+ * activate, identity, soft_load) are known. Nothing is read for an
+ * instance without configuration (OSSL_PROVIDER_load, -provider). */
+static int known_key(const char *key)
+{
+    static const char *const keys[] = {
+        "module", "activate", "identity", "soft_load", /* the core's */
+        "retain_seed", "prefer_seed", "output_formats", "input_formats",
+    };
+    const char *k = strncmp(key, "ml-kem.", 7) == 0 ? key + 7 : key;
+
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (strcmp(k, keys[i]) == 0 && (k == key || i >= 4))
+            return 1;
+    return 0;
+}
+
+/* 1 if the core holds key = value for this instance. */
+static int core_has(OSSL_FUNC_core_get_params_fn *get_params,
+                    const OSSL_CORE_HANDLE *handle, const char *key,
+                    const char *value)
+{
+    const char *v = NULL;
+    OSSL_PARAM p[2];
+
+    p[0] = OSSL_PARAM_construct_utf8_ptr(key, (char **)&v, 0);
+    p[1] = OSSL_PARAM_construct_end();
+    return get_params(handle, p) && v != NULL && strcmp(v, value) == 0;
+}
+
+static void check_section(MLKEM_PROV_CTX *ctx,
+                          OSSL_FUNC_core_get_params_fn *get_params,
+                          const OSSL_CORE_HANDLE *handle, const CONF *conf,
+                          const char *section, const char *prefix, int depth)
+{
+    STACK_OF(CONF_VALUE) *sk = NCONF_get_section(conf, section);
+
+    for (int i = 0; sk != NULL && i < sk_CONF_VALUE_num(sk); i++) {
+        const CONF_VALUE *cv = sk_CONF_VALUE_value(sk, i);
+        char key[128];
+
+        if (cv->name == NULL || cv->value == NULL)
+            continue;
+        snprintf(key, sizeof(key), "%s%s", prefix, cv->name);
+        if (depth < 4 && NCONF_get_section(conf, cv->value) != NULL) {
+            char sub[sizeof(key) + 1];
+
+            snprintf(sub, sizeof(sub), "%s.", key);
+            check_section(ctx, get_params, handle, conf, cv->value, sub,
+                          depth + 1);
+        } else if (!known_key(key)
+                   && core_has(get_params, handle, key, cv->value)) {
+            if (strcmp(key, "ml-kem.import_pct_type") == 0
+                || strcmp(key, "import_pct_type") == 0)
+                config_problem(ctx, "%s: not supported by mlkem (ignored: "
+                               "an imported private key always gets a "
+                               "pairwise test with a random m)", key);
+            else
+                config_problem(ctx, "%s: unknown key (ignored; known: "
+                               "ml-kem.retain_seed, ml-kem.prefer_seed, "
+                               "ml-kem.output_formats, "
+                               "ml-kem.input_formats)", key);
+        }
+    }
+}
+
+static void check_unknown_keys(MLKEM_PROV_CTX *ctx,
+                               OSSL_FUNC_core_get_params_fn *get_params,
+                               const OSSL_CORE_HANDLE *handle)
+{
+    const char *name = NULL;
+    char *file = NULL;
+    CONF *conf = NULL;
+    long eline = 0;
+    OSSL_PARAM p[2];
+
+    /* Only an instance loaded from a configuration section has "module"
+     * or "activate" among its parameters. */
+    p[0] = OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_CORE_PROV_NAME,
+                                         (char **)&name, 0);
+    p[1] = OSSL_PARAM_construct_end();
+    if (!get_params(handle, p) || name == NULL)
+        return;
+    {
+        const char *m = NULL, *a = NULL;
+        OSSL_PARAM q[3];
+
+        q[0] = OSSL_PARAM_construct_utf8_ptr("module", (char **)&m, 0);
+        q[1] = OSSL_PARAM_construct_utf8_ptr("activate", (char **)&a, 0);
+        q[2] = OSSL_PARAM_construct_end();
+        if (!get_params(handle, q) || (m == NULL && a == NULL))
+            return;
+    }
+    ERR_set_mark(); /* a missing file or value is not an error here */
+    if ((file = CONF_get1_default_config_file()) != NULL
+        && (conf = NCONF_new(NULL)) != NULL
+        && NCONF_load(conf, file, &eline) > 0) {
+        const char *init = NCONF_get_string(conf, NULL, "openssl_conf");
+        const char *provs = init != NULL
+                                ? NCONF_get_string(conf, init, "providers")
+                                : NULL;
+        const char *sect = provs != NULL ? NCONF_get_string(conf, provs, name)
+                                         : NULL;
+
+        if (sect != NULL)
+            check_section(ctx, get_params, handle, conf, sect, "", 0);
+    }
+    NCONF_free(conf);
+    OPENSSL_free(file);
+    ERR_pop_to_mark();
+}
+
 /* Read the provider's configuration section through core_get_params. */
 static void read_config(OSSL_FUNC_core_get_params_fn *c_get_params,
                         const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
@@ -562,6 +700,7 @@ static void read_config(OSSL_FUNC_core_get_params_fn *c_get_params,
             break;
         }
     }
+    check_unknown_keys(ctx, c_get_params, handle);
 }
 
 /* ---- OIDs -------------------------------------------------------------------
@@ -657,18 +796,21 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
                                                (v >> 20) & 0xFF,
                                                (v >> 4) & 0xFF);
     }
+    read_config(get_params, handle, ctx);
     /* "mlkem 0.1.0 (FIPS 203 final; backend avx2; built with OpenSSL
-     * 3.0.19; running on OpenSSL 3.5.7)". The kernels for this CPU are
-     * chosen once (arch/dispatch.c). */
+     * 3.0.19; running on OpenSSL 3.5.7)", plus "; configuration error:
+     * <config-error>" when there is one: `openssl list -providers -verbose`
+     * prints the build info, and no other parameter value, on 3.0. The
+     * kernels for this CPU are chosen once (arch/dispatch.c). */
     snprintf(ctx->buildinfo, sizeof(ctx->buildinfo),
              "mlkem %s (FIPS 203 final; backend %s; built with OpenSSL %s; "
-             "running on OpenSSL %lu.%lu.%lu)",
+             "running on OpenSSL %lu.%lu.%lu)%s%s",
              MLKEM_VERSION_STR, mlkem_backend_name(), OPENSSL_VERSION_STR,
              (ctx->ossl_version >> 28) & 0xF,
              (ctx->ossl_version >> 20) & 0xFF,
-             (ctx->ossl_version >> 4) & 0xFF);
-
-    read_config(get_params, handle, ctx);
+             (ctx->ossl_version >> 4) & 0xFF,
+             ctx->config_error[0] != '\0' ? "; configuration error: " : "",
+             ctx->config_error);
     if (!create_oids(ctx, obj_create))
         goto err;
 

@@ -47,7 +47,7 @@ typedef struct mlkem_prov_ctx {
                                  of the core's), for fetching X25519/ECDH */
     unsigned long ossl_version; /* running OpenSSL, 0xMNN00PP0L-style:
                                    (major << 28) | (minor << 20) | (patch << 4) */
-    char buildinfo[200];      /* the "buildinfo" provider parameter */
+    char buildinfo[400];      /* the "buildinfo" provider parameter */
     /* Configuration (openssl.cnf provider section or -provparam), 3.5's knobs:
      * ml-kem.retain_seed, ml-kem.prefer_seed, ml-kem.output_formats,
      * ml-kem.input_formats. Formats are ordered lists, ended by -1. */

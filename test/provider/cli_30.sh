@@ -192,6 +192,38 @@ if [ -n "$EVP" ]; then
         || { fail "no mlkem reason for the inconsistent key"; cat bs.err; }
 fi
 
+# A mistyped configuration key is reported: in the build info that
+# `openssl list -providers -verbose` prints, and, only with MLKEM_TRACE set,
+# once on stderr; a correct configuration prints nothing.
+echo "== configuration errors"
+cat >typo.cnf <<EOF
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+[provider_sect]
+default = default_sect
+mlkem = mlkem_sect
+[default_sect]
+activate = 1
+[mlkem_sect]
+module = $DIR/mlkem.so
+activate = 1
+retain_sed = no
+EOF
+OPENSSL_CONF=typo.cnf "$OPENSSL" list -providers -verbose >typo.out 2>typo.err \
+    || fail "list -providers with a mistyped key"
+grep -q 'build info: mlkem .*; configuration error: retain_sed: unknown key' typo.out \
+    || { fail "the build info does not name the mistyped key"; cat typo.out; }
+[ -s typo.err ] && { fail "stderr output without MLKEM_TRACE"; cat typo.err; }
+OPENSSL_CONF=typo.cnf MLKEM_TRACE=1 "$OPENSSL" list -providers >/dev/null 2>typo.tr \
+    || fail "list -providers with MLKEM_TRACE"
+expect_trace typo.tr "configuration: retain_sed: unknown key (ignored; known: ml-kem.retain_seed, ml-kem.prefer_seed, ml-kem.output_formats, ml-kem.input_formats)"
+[ "$(grep -c '^mlkem: configuration:' typo.tr)" = 1 ] || { fail "not logged once"; cat typo.tr; }
+sed 's/^retain_sed = no$/retain_seed = no/' typo.cnf >good.cnf
+OPENSSL_CONF=good.cnf MLKEM_TRACE=1 "$OPENSSL" list -providers -verbose >good.out 2>good.tr \
+    || fail "list -providers with a correct key"
+grep -q 'configuration error' good.out good.tr && { fail "a correct key was reported"; cat good.out good.tr; }
+
 if [ -n "$EVP" ]; then
     echo "== example demo"
     "$EVP" --provider-path "$DIR" >demo.out || fail "example demo"

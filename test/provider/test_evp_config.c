@@ -12,6 +12,13 @@
  *                                parameter, keeps the default for a bad
  *                                yes/no, and enables no format for a bad
  *                                list: private key encoding / decoding fail
+ *   unknown keys                 retain_sed = no, ml-kem.prefer_sed: named in
+ *                                "config-error" (and in the build info),
+ *                                ignored; a key the loaded configuration
+ *                                does not hold is never reported
+ * The provider finds keys it does not know by reading the file OpenSSL
+ * loads by default (OPENSSL_CONF), so load_cnf points OPENSSL_CONF at the
+ * file it loads.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -61,6 +68,7 @@ static int load_cnf(evp_env *e, const char *moddir, const char *lines,
         return 0;
     if ((e->libctx = OSSL_LIB_CTX_new()) == NULL)
         return 0;
+    setenv("OPENSSL_CONF", path, 1);
     if (OSSL_LIB_CTX_load_config(e->libctx, path) != 1
         || OSSL_PROVIDER_available(e->libctx, "mlkem") != 1)
         return 0;
@@ -227,6 +235,81 @@ static void bad_value(const char *moddir, const char *lines,
     ERR_clear_error();
 }
 
+/* A key the provider does not know: the provider loads, "config-error" and
+ * the build info name it, and everything works with the defaults. */
+static void unknown_key(const char *moddir, const char *lines,
+                        const char *kem_sect, const char *needle)
+{
+    evp_env e;
+    const char *ce, *bi = NULL;
+    OSSL_PARAM p[2];
+
+    ERR_clear_error();
+    if (!CHECK(load_cnf(&e, moddir, lines, kem_sect),
+               "unknown key \"%s\": provider did not load", needle)) {
+        close_cnf(&e);
+        return;
+    }
+    CHECK(ERR_peek_error() == 0, "an unknown key left an error on the queue");
+    ce = config_error(&e);
+    CHECK(ce != NULL && strstr(ce, needle) != NULL
+              && strstr(ce, "unknown key") != NULL,
+          "config-error \"%s\", expected \"%s: unknown key ...\"",
+          ce ? ce : "(null)", needle);
+    p[0] = OSSL_PARAM_construct_utf8_ptr("buildinfo", (char **)&bi, 0);
+    p[1] = OSSL_PARAM_construct_end();
+    CHECK(OSSL_PROVIDER_get_params(e.mlkem, p) == 1 && bi != NULL
+              && strstr(bi, "; configuration error: ") != NULL
+              && strstr(bi, needle) != NULL,
+          "build info \"%s\" does not name the unknown key",
+          bi ? bi : "(null)");
+    /* Ignored: the defaults hold (retain_seed = yes). */
+    EVP_PKEY *k = evp_keygen(&e, "ML-KEM-768", NULL, 0);
+    CHECK(k != NULL && has_seed(&e, k), "unknown key: keygen with defaults");
+    EVP_PKEY_free(k);
+    close_cnf(&e);
+    ERR_clear_error();
+}
+
+/* OPENSSL_CONF names another file whose mlkem section has a key that the
+ * loaded configuration lacks: nothing may be reported. */
+static void unknown_key_other_file(const char *moddir)
+{
+    char other[128];
+    evp_env e;
+    const char *ce;
+
+    snprintf(other, sizeof(other), "%s/other.cnf", tmpdir);
+    if (!CHECK(write_cnf(other, moddir, "bogus_key = 1", NULL), "write %s",
+               other))
+        return;
+    memset(&e, 0, sizeof(e));
+    {
+        char path[128];
+
+        snprintf(path, sizeof(path), "%s/mlkem.cnf", tmpdir);
+        if (!CHECK(write_cnf(path, moddir, "", NULL), "write %s", path))
+            return;
+        setenv("OPENSSL_CONF", other, 1);
+        e.libctx = OSSL_LIB_CTX_new();
+        if (!CHECK(e.libctx != NULL
+                       && OSSL_LIB_CTX_load_config(e.libctx, path) == 1
+                       && (e.mlkem = OSSL_PROVIDER_load(e.libctx, "mlkem"))
+                              != NULL,
+                   "load with OPENSSL_CONF naming another file")) {
+            close_cnf(&e);
+            unlink(other);
+            return;
+        }
+    }
+    ce = config_error(&e);
+    CHECK(ce != NULL && ce[0] == '\0',
+          "a key of another file was reported: \"%s\"", ce ? ce : "(null)");
+    close_cnf(&e);
+    unlink(other);
+    ERR_clear_error();
+}
+
 /* output_formats decides the PKCS#8 form (notes/openssl.md §1 sizes for
  * ML-KEM-768: seed-only 86, priv-only 2428, seed-priv 2498), and a file
  * written as seed-only decodes back (input_formats default: all). */
@@ -259,6 +342,9 @@ static void output_format(const char *moddir, const char *list, int len768)
 
 void evp_suite_config(const char *moddir)
 {
+    const char *conf = getenv("OPENSSL_CONF");
+    char *saved_conf = conf != NULL ? strdup(conf) : NULL;
+
     snprintf(tmpdir, sizeof(tmpdir), "/tmp/mlkem-evp-XXXXXX");
     if (!CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp"))
         return;
@@ -292,9 +378,19 @@ void evp_suite_config(const char *moddir)
     bad_value(moddir, "ml-kem = mlkem_kem_sect", "retain_seed = maybe",
               "ml-kem.retain_seed: invalid value \"maybe\"", 'b');
 
+    unknown_key(moddir, "retain_sed = no", NULL, "retain_sed");
+    unknown_key(moddir, "ml-kem = mlkem_kem_sect", "prefer_sed = yes",
+                "ml-kem.prefer_sed");
+    unknown_key_other_file(moddir);
+
     char path[128];
     snprintf(path, sizeof(path), "%s/mlkem.cnf", tmpdir);
     unlink(path);
     rmdir(tmpdir);
+    if (saved_conf != NULL)
+        setenv("OPENSSL_CONF", saved_conf, 1);
+    else
+        unsetenv("OPENSSL_CONF");
+    free(saved_conf);
     ERR_clear_error();
 }
