@@ -1,7 +1,7 @@
 /*
  * hybrid_kem.c: encapsulate / decapsulate for X25519MLKEM768,
- * SecP256r1MLKEM768 and SecP384r1MLKEM1024 (one KEM serves all three; the
- * key object says which).
+ * SecP256r1MLKEM768, SecP384r1MLKEM1024 and X448MLKEM1024 (one KEM serves
+ * all four; the key object says which).
  *
  * References
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem, §3: the server share is the ML-KEM
@@ -14,6 +14,7 @@
  *
  * Layouts (bytes; c = ML-KEM ciphertext, K = ML-KEM secret, P = point):
  *   X25519MLKEM768       ct = c 1088 || u 32      ss = K 32 || X25519 32
+ *   X448MLKEM1024        ct = c 1568 || u 56      ss = K 32 || X448 56
  *   SecP256r1MLKEM768    ct = P 65   || c 1088    ss = ECDH 32 || K 32
  *   SecP384r1MLKEM1024   ct = P 97   || c 1568    ss = ECDH 48 || K 32
  * Every function returns 1 or 0, never a negative value (the provider KEM

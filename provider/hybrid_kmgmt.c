@@ -1,6 +1,8 @@
 /*
  * hybrid_kmgmt.c: key management for the TLS 1.3 hybrid groups
- * X25519MLKEM768, SecP256r1MLKEM768 and SecP384r1MLKEM1024.
+ * X25519MLKEM768, SecP256r1MLKEM768 and SecP384r1MLKEM1024, and for
+ * X448MLKEM1024 (the same construction with X448 and ML-KEM-1024, which
+ * OpenSSL 3.5 and 4.0 offer as a KEM; it has no TLS codepoint).
  *
  * References
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem, §3 (construction), §4 (groups).
@@ -98,8 +100,8 @@ static void hyb_free(void *vkey)
     OPENSSL_free(k);
 }
 
-/* Encode the client share ([HYB] §3): ek || u for X25519MLKEM768, Q || ek
- * for the NIST-curve hybrids. out: mlkem_hybrid_pub_bytes(). */
+/* Encode the client share ([HYB] §3): ek || u for X25519MLKEM768 and
+ * X448MLKEM1024, Q || ek for the NIST-curve hybrids. out: mlkem_hybrid_pub_bytes(). */
 static void hyb_encode_pub(const MLKEM_HYBRID_KEY *k, uint8_t *out)
 {
     size_t ek = k->params->ek_bytes, ec = k->info->ec_pub_bytes;
@@ -526,3 +528,4 @@ err:
 MLKEM_HYBRID_KEYMGMT(x25519mlkem768, mlkem_hybrid_x25519mlkem768);
 MLKEM_HYBRID_KEYMGMT(secp256r1mlkem768, mlkem_hybrid_secp256r1mlkem768);
 MLKEM_HYBRID_KEYMGMT(secp384r1mlkem1024, mlkem_hybrid_secp384r1mlkem1024);
+MLKEM_HYBRID_KEYMGMT(x448mlkem1024, mlkem_hybrid_x448mlkem1024);

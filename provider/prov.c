@@ -126,7 +126,7 @@ static ERR_STRING_DATA err_strings[] = {
     { MLKEM_R_BAD_FORMAT_NAME, "unknown key format name" },
     { MLKEM_R_BAD_PARAMETER, "invalid parameter" },
     { MLKEM_R_BAD_POINT, "invalid elliptic curve point" },
-    { MLKEM_R_ZERO_SHARED_SECRET, "all-zero X25519 shared secret" },
+    { MLKEM_R_ZERO_SHARED_SECRET, "all-zero X25519 or X448 shared secret" },
     { MLKEM_R_CLASSICAL_FAILED, "classical key exchange failed" },
     { MLKEM_R_WRONG_KEY_TYPE, "key of the wrong type" },
     { MLKEM_R_OBJ_CREATE_FAILED, "cannot create object identifier" },
@@ -239,7 +239,9 @@ const mlkem_prov_set *mlkem_prov_set_of(const mlkem_params *p)
 }
 
 /* ---- Algorithm tables -----------------------------------------------------
- * The ML-KEM names are prov.h's (OpenSSL 3.5's); the hybrids' are 3.5's. */
+ * The ML-KEM names are prov.h's (OpenSSL 3.5's); the hybrids' are 3.5's.
+ * X448MLKEM1024 is a KEM only (no TLS group: it has no codepoint, and 3.5
+ * and 4.0 announce none either; capabilities.c). */
 #define MLKEM_PROPS "provider=mlkem"
 
 #define KEYMGMT_ALG(bits, v)                                                   \
@@ -259,6 +261,8 @@ static const OSSL_ALGORITHM mlkem_keymgmt_algs[] = {
     { "SecP384r1MLKEM1024", MLKEM_PROPS,
       mlkem_secp384r1mlkem1024_keymgmt_functions,
       "P-384 + ML-KEM-1024 hybrid key management" },
+    { "X448MLKEM1024", MLKEM_PROPS, mlkem_x448mlkem1024_keymgmt_functions,
+      "X448 + ML-KEM-1024 hybrid key management" },
     { NULL, NULL, NULL, NULL }
 };
 
@@ -270,6 +274,8 @@ static const OSSL_ALGORITHM mlkem_kem_algs[] = {
       "P-256 + ML-KEM-768 hybrid KEM" },
     { "SecP384r1MLKEM1024", MLKEM_PROPS, mlkem_hybrid_kem_functions,
       "P-384 + ML-KEM-1024 hybrid KEM" },
+    { "X448MLKEM1024", MLKEM_PROPS, mlkem_hybrid_kem_functions,
+      "X448 + ML-KEM-1024 hybrid KEM" },
     { NULL, NULL, NULL, NULL }
 };
 #undef KEYMGMT_ALG

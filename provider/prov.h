@@ -10,7 +10,8 @@
  *   kmgmt.c         ML-KEM key management (3 variants via one macro)
  *   kem.c           ML-KEM encapsulate / decapsulate
  *   codecs.c        SPKI / PKCS#8 DER+PEM encoders and decoders, text
- *   hybrid_kmgmt.c  X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024
+ *   hybrid_kmgmt.c  X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024,
+ *                   X448MLKEM1024
  *   hybrid_kem.c    their KEM
  *   capabilities.c  TLS-GROUP capability
  */
@@ -165,7 +166,7 @@ int mlkem_prov_set_int(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p, int v);
 #define MLKEM_R_BAD_FORMAT_NAME       116 /* "unknown key format name" */
 #define MLKEM_R_BAD_PARAMETER         117 /* "invalid parameter" */
 #define MLKEM_R_BAD_POINT             118 /* "invalid elliptic curve point" */
-#define MLKEM_R_ZERO_SHARED_SECRET    119 /* "all-zero X25519 shared secret" */
+#define MLKEM_R_ZERO_SHARED_SECRET    119 /* "all-zero X25519 or X448 shared secret" */
 #define MLKEM_R_CLASSICAL_FAILED      120 /* "classical key exchange failed" */
 #define MLKEM_R_WRONG_KEY_TYPE        121 /* "key of the wrong type" */
 #define MLKEM_R_OBJ_CREATE_FAILED     122 /* "cannot create object identifier" */
@@ -211,6 +212,7 @@ extern const OSSL_ALGORITHM mlkem_prov_decoders[];
 extern const OSSL_DISPATCH mlkem_x25519mlkem768_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_secp256r1mlkem768_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_secp384r1mlkem1024_keymgmt_functions[];
+extern const OSSL_DISPATCH mlkem_x448mlkem1024_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_hybrid_kem_functions[];
 int mlkem_prov_get_capabilities(void *provctx, const char *capability,
                                 OSSL_CALLBACK *cb, void *arg);

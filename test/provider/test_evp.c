@@ -113,7 +113,7 @@ void evp_suite_provider(evp_env *e)
         { 116, "unknown key format name" },
         { 117, "invalid parameter" },
         { 118, "invalid elliptic curve point" },
-        { 119, "all-zero X25519 shared secret" },
+        { 119, "all-zero X25519 or X448 shared secret" },
         { 120, "classical key exchange failed" },
         { 121, "key of the wrong type" },
         { 122, "cannot create object identifier" },

@@ -15,6 +15,7 @@
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
@@ -205,6 +206,29 @@ int main(int argc, char **argv)
                       expected[i].name, expected[i].alg);
             failures++;
         }
+        EVP_KEYMGMT_free(km);
+        EVP_KEM_free(kem);
+    }
+
+    /* X448MLKEM1024 is a KEM of ours (keymgmt + KEM), but no TLS group, as
+     * in OpenSSL 3.5 and 4.0: libssl must not know the name. */
+    {
+        EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(env.libctx, "X448MLKEM1024", "provider=mlkem");
+        EVP_KEM *kem = EVP_KEM_fetch(env.libctx, "X448MLKEM1024", "provider=mlkem");
+        SSL_CTX *ctx = SSL_CTX_new_ex(env.libctx, NULL, TLS_method());
+
+        if (km == NULL || kem == NULL) {
+            test_fail("X448MLKEM1024: keymgmt/KEM not fetchable from provider=mlkem");
+            failures++;
+        }
+        if (ctx == NULL || SSL_CTX_set1_groups_list(ctx, "X448MLKEM1024") == 1) {
+            test_fail("X448MLKEM1024 is accepted as a TLS group");
+            failures++;
+        } else {
+            printf("ok   X448MLKEM1024: KEM, not a TLS group\n");
+        }
+        ERR_clear_error();
+        SSL_CTX_free(ctx);
         EVP_KEYMGMT_free(km);
         EVP_KEM_free(kem);
     }

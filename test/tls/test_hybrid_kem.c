@@ -4,7 +4,9 @@
  * layouts built from independent parts: the kernel's FIPS 203 byte API for
  * ML-KEM and the default provider for X25519 / ECDH.
  *
- * For each of X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024:
+ * For each of X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024 and
+ * X448MLKEM1024 (OpenSSL 3.5's KEM-only hybrid: ML-KEM-1024 first, then
+ * X448; the same checks, with X448's small-order table):
  *   1. client keygen (+ "group"), encoded-pub-key size; server paramgen ->
  *      empty key, set encoded-pub-key, encapsulate (size query first),
  *      client decapsulate: equal secrets, exact sizes, return values 1;
@@ -17,9 +19,15 @@
  *   4. bits / security-bits / max-size, dup, match, public export/import;
  *   5. rejections with the exact reason and return 0 (never -1): wrong
  *      share length, unreduced ek (FIPS 203 §7.2), invalid or non-
- *      uncompressed points, small-order X25519 (each table entry is also
- *      checked to make the default provider's X25519 fail), a non-empty key,
- *      wrong ciphertext length, invalid server point.
+ *      uncompressed points, small-order X25519 / X448 (each table entry is
+ *      also checked to make the default provider's X25519 / X448 fail), a
+ *      non-empty key, wrong ciphertext length, invalid server point;
+ *   6. where the default provider has the same hybrid (OpenSSL 3.5+, this
+ *      binary run on the 3.5 libraries by tls_on35): a key pair of either
+ *      provider and the other's encapsulation give the same secret, both
+ *      ways.
+ * Our provider's algorithms are fetched with "provider=mlkem" (on 3.5 the
+ * default provider offers the same names).
  *
  * Usage: test_hybrid_kem <provider dir>
  */
@@ -28,6 +36,7 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
@@ -53,11 +62,17 @@ typedef struct {
     size_t pub_len, ct_len, ss_len; /* the draft's sizes, written out */
 } hybrid;
 
-static const hybrid hybrids[3] = {
+#define NHYBRIDS 4
+#define MAX_SS 88 /* X448MLKEM1024: 32 + 56 */
+static const hybrid hybrids[NHYBRIDS] = {
     {"X25519MLKEM768", "X25519", NULL, MLKEM_768, 32, 32, 1, 768, 192, 1216, 1120, 64},
     {"SecP256r1MLKEM768", "EC", "P-256", MLKEM_768, 65, 32, 0, 768, 192, 1249, 1153, 64},
     {"SecP384r1MLKEM1024", "EC", "P-384", MLKEM_1024, 97, 48, 0, 1024, 256, 1665, 1665, 80},
+    {"X448MLKEM1024", "X448", NULL, MLKEM_1024, 56, 56, 1, 1024, 256, 1624, 1624, 88},
 };
+
+#define OURS "provider=mlkem"
+#define THEIRS "provider=default"
 
 static OSSL_LIB_CTX *lib;
 static int failures;
@@ -87,9 +102,9 @@ static int saw_reason(int reason)
 
 /* ---- libssl's calls ---------------------------------------------------- */
 
-static EVP_PKEY *client_keygen(const hybrid *h)
+static EVP_PKEY *client_keygen_pq(const hybrid *h, const char *pq)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, NULL);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, pq);
     EVP_PKEY *pkey = NULL;
 
     if (ctx == NULL || EVP_PKEY_keygen_init(ctx) <= 0
@@ -99,9 +114,14 @@ static EVP_PKEY *client_keygen(const hybrid *h)
     return pkey;
 }
 
-static EVP_PKEY *server_paramgen(const hybrid *h)
+static EVP_PKEY *client_keygen(const hybrid *h)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, NULL);
+    return client_keygen_pq(h, OURS);
+}
+
+static EVP_PKEY *server_paramgen_pq(const hybrid *h, const char *pq)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, pq);
     EVP_PKEY *pkey = NULL;
 
     if (ctx == NULL || EVP_PKEY_paramgen_init(ctx) <= 0
@@ -111,11 +131,16 @@ static EVP_PKEY *server_paramgen(const hybrid *h)
     return pkey;
 }
 
-/* Returns the provider's own return value (EVP passes it through). */
-static int encapsulate(EVP_PKEY *peer, uint8_t *ct, size_t *ctlen, uint8_t *ss,
-                       size_t *sslen)
+static EVP_PKEY *server_paramgen(const hybrid *h)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, peer, NULL);
+    return server_paramgen_pq(h, OURS);
+}
+
+/* Returns the provider's own return value (EVP passes it through). */
+static int encapsulate_pq(EVP_PKEY *peer, const char *pq, uint8_t *ct,
+                          size_t *ctlen, uint8_t *ss, size_t *sslen)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, peer, pq);
     int r = -100;
 
     if (ctx != NULL && EVP_PKEY_encapsulate_init(ctx, NULL) == 1)
@@ -124,10 +149,16 @@ static int encapsulate(EVP_PKEY *peer, uint8_t *ct, size_t *ctlen, uint8_t *ss,
     return r;
 }
 
-static int decapsulate(EVP_PKEY *key, uint8_t *ss, size_t *sslen, const uint8_t *ct,
-                       size_t ctlen)
+static int encapsulate(EVP_PKEY *peer, uint8_t *ct, size_t *ctlen, uint8_t *ss,
+                       size_t *sslen)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, key, NULL);
+    return encapsulate_pq(peer, OURS, ct, ctlen, ss, sslen);
+}
+
+static int decapsulate_pq(EVP_PKEY *key, const char *pq, uint8_t *ss,
+                          size_t *sslen, const uint8_t *ct, size_t ctlen)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, key, pq);
     int r = -100;
 
     if (ctx != NULL && EVP_PKEY_decapsulate_init(ctx, NULL) == 1)
@@ -136,16 +167,28 @@ static int decapsulate(EVP_PKEY *key, uint8_t *ss, size_t *sslen, const uint8_t 
     return r;
 }
 
-/* An empty server key holding `share`, or NULL (errors left queued). */
-static EVP_PKEY *server_key(const hybrid *h, const uint8_t *share, size_t len)
+static int decapsulate(EVP_PKEY *key, uint8_t *ss, size_t *sslen, const uint8_t *ct,
+                       size_t ctlen)
 {
-    EVP_PKEY *k = server_paramgen(h);
+    return decapsulate_pq(key, OURS, ss, sslen, ct, ctlen);
+}
+
+/* An empty server key holding `share`, or NULL (errors left queued). */
+static EVP_PKEY *server_key_pq(const hybrid *h, const char *pq,
+                               const uint8_t *share, size_t len)
+{
+    EVP_PKEY *k = server_paramgen_pq(h, pq);
 
     if (k != NULL && EVP_PKEY_set1_encoded_public_key(k, share, len) != 1) {
         EVP_PKEY_free(k);
         k = NULL;
     }
     return k;
+}
+
+static EVP_PKEY *server_key(const hybrid *h, const uint8_t *share, size_t len)
+{
+    return server_key_pq(h, OURS, share, len);
 }
 
 /* ---- independent classical parts (default provider) --------------------- */
@@ -213,7 +256,7 @@ static int rnd(void *arg, uint8_t *buf, size_t len)
 static void test_roundtrip(const hybrid *h)
 {
     EVP_PKEY *ck = NULL, *sk = NULL;
-    uint8_t *pub = NULL, ct[2048], ss1[80], ss2[80];
+    uint8_t *pub = NULL, ct[2048], ss1[MAX_SS], ss2[MAX_SS];
     size_t publen, ctlen = 0, sslen = 0, sslen2 = 0;
 
     CHECK((ck = client_keygen(h)) != NULL, "%s: client keygen", h->name);
@@ -260,7 +303,7 @@ static void test_server_layout(const hybrid *h)
 {
     const mlkem_params *p = mlkem_params_get(h->variant);
     uint8_t ek[MLKEM_MAX_EK_BYTES], dk[MLKEM_MAX_DK_BYTES], d[32], z[32];
-    uint8_t ecpub[97], share[1665], ct[1665], ss[80], want[80];
+    uint8_t ecpub[97], share[1665], ct[1665], ss[MAX_SS], want[MAX_SS];
     size_t ctlen = sizeof(ct), sslen = sizeof(ss);
     EVP_PKEY *ec = NULL, *sk = NULL, *eph = NULL;
     size_t ml_ct, ec_ct, ml_ss, ec_ss;
@@ -304,7 +347,7 @@ end:
 static void test_client_layout(const hybrid *h)
 {
     const mlkem_params *p = mlkem_params_get(h->variant);
-    uint8_t *pub = NULL, ct[1665], ss[80], want[80];
+    uint8_t *pub = NULL, ct[1665], ss[MAX_SS], want[MAX_SS];
     size_t publen, sslen = sizeof(ss), ml_pub, ec_pub, ml_ct, ec_ct, ml_ss, ec_ss;
     EVP_PKEY *ck = NULL, *eph = NULL, *cpub = NULL;
 
@@ -356,7 +399,7 @@ static void test_params(const hybrid *h)
 {
     EVP_PKEY *ck = NULL, *other = NULL, *dup = NULL, *imp = NULL;
     EVP_PKEY_CTX *ctx = NULL;
-    uint8_t *pub = NULL, exported[1665], ct[1665], ss1[80], ss2[80];
+    uint8_t *pub = NULL, exported[1665], ct[1665], ss1[MAX_SS], ss2[MAX_SS];
     OSSL_PARAM out = OSSL_PARAM_octet_string("pub", exported, sizeof(exported));
     OSSL_PARAM in[2];
     size_t publen, ctlen = sizeof(ct), l1 = sizeof(ss1), l2 = sizeof(ss2);
@@ -389,7 +432,7 @@ static void test_params(const hybrid *h)
     ERR_clear_error();
     in[0] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, pub, publen);
     in[1] = OSSL_PARAM_construct_end();
-    CHECK((ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, NULL)) != NULL
+    CHECK((ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, OURS)) != NULL
               && EVP_PKEY_fromdata_init(ctx) == 1
               && EVP_PKEY_fromdata(ctx, &imp, EVP_PKEY_PUBLIC_KEY, in) == 1
               && EVP_PKEY_eq(imp, ck) == 1,
@@ -432,6 +475,23 @@ static const uint8_t small_order[7][32] = {
      0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
 };
 
+/* X448's u of order dividing 4: 0, 1, p - 1, p, p + 1 (p = 2^448 - 2^224 -
+ * 1), 56 bytes little-endian, written out here independently of the
+ * provider's table. */
+static uint8_t x448_small[5][56];
+
+static void make_x448_small(void)
+{
+    memset(x448_small, 0, sizeof(x448_small));
+    x448_small[1][0] = 1;
+    memset(x448_small[2], 0xff, 56); /* p - 1 = ...fe ff..ff fe */
+    x448_small[2][0] = 0xfe;
+    x448_small[2][28] = 0xfe;
+    memset(x448_small[3], 0xff, 56); /* p */
+    x448_small[3][28] = 0xfe;
+    memset(x448_small[4] + 28, 0xff, 28); /* p + 1 = 2^448 - 2^224 */
+}
+
 /* Setting `share` on an empty key must fail with `reason`. */
 static int rejects(const hybrid *h, const uint8_t *share, size_t len, int reason,
                    const char *what)
@@ -457,7 +517,7 @@ static void test_rejections(const hybrid *h)
 {
     const mlkem_params *p = mlkem_params_get(h->variant);
     EVP_PKEY *ck = NULL, *sk = NULL;
-    uint8_t *pub = NULL, bad[1666], ct[1666], ss[80];
+    uint8_t *pub = NULL, bad[1666], ct[1666], ss[MAX_SS];
     size_t publen, ctlen = sizeof(ct), sslen = sizeof(ss);
     size_t ml_pub = h->mlkem_first ? 0 : h->ec_pub;
     size_t ec_pub = h->mlkem_first ? p->ek_bytes : 0;
@@ -478,7 +538,16 @@ static void test_rejections(const hybrid *h)
     bad[ml_pub] = 0xff;
     bad[ml_pub + 1] |= 0x0f;
     CHECK(rejects(h, bad, publen, MLKEM_R_EK_NOT_REDUCED, "unreduced ek"), "ek");
-    if (h->ec_group == NULL) {
+    if (h->ec_group == NULL && h->ec_pub == 56) {
+        /* Every small-order X448 u. */
+        for (i = 0; i < 5; i++) {
+            memcpy(bad, pub, publen);
+            memcpy(bad + ec_pub, x448_small[i], 56);
+            CHECK(rejects(h, bad, publen, MLKEM_R_ZERO_SHARED_SECRET,
+                          "small-order X448 u"),
+                  "small order %zu", i);
+        }
+    } else if (h->ec_group == NULL) {
         /* Every small-order u, with bit 255 clear and set. */
         for (i = 0; i < 7; i++) {
             int top;
@@ -525,7 +594,7 @@ static void test_rejections(const hybrid *h)
         size_t ec_ct = h->mlkem_first ? p->ct_bytes : 0;
 
         if (h->ec_group == NULL) {
-            memset(ct + ec_ct, 0, 32);
+            memset(ct + ec_ct, 0, h->ec_pub);
             r = decapsulate(ck, ss, &sslen, ct, ctlen);
             CHECK(r == 0 && saw_reason(MLKEM_R_ZERO_SHARED_SECRET),
                   "%s: zero server u: returned %d", h->name, r);
@@ -541,7 +610,7 @@ static void test_rejections(const hybrid *h)
     /* Encapsulate on an empty key: 0 (no -1). */
     {
         EVP_PKEY *e = server_paramgen(h);
-        EVP_PKEY_CTX *c = e != NULL ? EVP_PKEY_CTX_new_from_pkey(lib, e, NULL) : NULL;
+        EVP_PKEY_CTX *c = e != NULL ? EVP_PKEY_CTX_new_from_pkey(lib, e, OURS) : NULL;
 
         r = c != NULL ? EVP_PKEY_encapsulate_init(c, NULL) : -100;
         EVP_PKEY_CTX_free(c);
@@ -556,29 +625,74 @@ end:
     EVP_PKEY_free(sk);
 }
 
-/* Every entry of the small-order table makes X25519 fail in the default
- * provider (OpenSSL rejects the all-zero result): the table is right. */
-static void test_small_order_table(void)
+/* Every entry of a small-order table makes X25519 / X448 fail in the
+ * default provider (OpenSSL rejects the all-zero result): the table is
+ * right. */
+static void test_small_order_table(const char *alg, const uint8_t *table,
+                                   size_t n, size_t len)
 {
-    EVP_PKEY *me = EVP_PKEY_Q_keygen(lib, "provider=default", "X25519");
+    EVP_PKEY *me = EVP_PKEY_Q_keygen(lib, "provider=default", alg);
     size_t i;
 
-    CHECK(me != NULL, "X25519 keygen");
-    for (i = 0; i < 7; i++) {
-        EVP_PKEY *peer = EVP_PKEY_new_raw_public_key_ex(lib, "X25519", "provider=default",
-                                                        small_order[i], 32);
-        uint8_t ss[32];
+    CHECK(me != NULL, "%s keygen", alg);
+    for (i = 0; i < n; i++) {
+        EVP_PKEY *peer = EVP_PKEY_new_raw_public_key_ex(lib, alg, "provider=default",
+                                                        table + i * len, len);
+        uint8_t ss[56];
         int ok;
 
-        CHECK(peer != NULL, "small-order entry %zu: import", i);
-        ok = ec_derive(me, peer, ss, 32);
+        CHECK(peer != NULL, "%s small-order entry %zu: import", alg, i);
+        ok = ec_derive(me, peer, ss, len);
         EVP_PKEY_free(peer);
         ERR_clear_error();
-        CHECK(!ok, "small-order entry %zu gives a non-zero X25519 secret", i);
+        CHECK(!ok, "%s small-order entry %zu gives a non-zero secret", alg, i);
     }
-    printf("ok   X25519 small-order table (7 entries)\n");
+    printf("ok   %s small-order table (%zu entries)\n", alg, n);
 end:
     EVP_PKEY_free(me);
+}
+
+/* ---- 6. against the default provider's hybrid of the same name ---------- */
+
+/* keygen by `kp`, encapsulation by `ep`, decapsulation by the key's own. */
+static void cross(const hybrid *h, const char *kp, const char *ep)
+{
+    EVP_PKEY *ck = NULL, *sk = NULL;
+    uint8_t *pub = NULL, ct[1665], ss1[MAX_SS], ss2[MAX_SS];
+    size_t publen, ctlen = sizeof(ct), l1 = sizeof(ss1), l2 = sizeof(ss2);
+
+    CHECK((ck = client_keygen_pq(h, kp)) != NULL, "%s: keygen by %s", h->name, kp);
+    publen = EVP_PKEY_get1_encoded_public_key(ck, &pub);
+    CHECK(publen == h->pub_len, "%s: %s share length %zu", h->name, kp, publen);
+    CHECK((sk = server_key_pq(h, ep, pub, publen)) != NULL, "%s: %s takes %s's share",
+          h->name, ep, kp);
+    CHECK(encapsulate_pq(sk, ep, ct, &ctlen, ss1, &l1) == 1 && ctlen == h->ct_len
+              && l1 == h->ss_len,
+          "%s: encapsulate by %s", h->name, ep);
+    CHECK(decapsulate_pq(ck, kp, ss2, &l2, ct, ctlen) == 1 && l2 == h->ss_len,
+          "%s: decapsulate by %s", h->name, kp);
+    CHECK(test_bytes_eq("secret", ss2, ss1, h->ss_len), "%s: %s key, %s encaps: secrets differ",
+          h->name, kp, ep);
+    printf("ok   %s: %s key pair, %s encapsulation\n", h->name, kp, ep);
+end:
+    OPENSSL_free(pub);
+    EVP_PKEY_free(ck);
+    EVP_PKEY_free(sk);
+}
+
+static void test_interop_default(const hybrid *h)
+{
+    EVP_KEM *kem = EVP_KEM_fetch(lib, h->name, THEIRS);
+
+    ERR_clear_error();
+    if (kem == NULL) {
+        printf("--   %s: the default provider has no such KEM (OpenSSL %s)\n", h->name,
+               OpenSSL_version(OPENSSL_VERSION_STRING));
+        return;
+    }
+    EVP_KEM_free(kem);
+    cross(h, OURS, THEIRS);
+    cross(h, THEIRS, OURS);
 }
 
 int main(int argc, char **argv)
@@ -587,16 +701,20 @@ int main(int argc, char **argv)
     tls_env env;
     int i;
 
+    printf("runtime %s\n", OpenSSL_version(OPENSSL_VERSION));
     if (tls_env_init(&env, dir) != 0)
         return 1;
     lib = env.libctx;
-    test_small_order_table();
-    for (i = 0; i < 3; i++) {
+    make_x448_small();
+    test_small_order_table("X25519", &small_order[0][0], 7, 32);
+    test_small_order_table("X448", &x448_small[0][0], 5, 56);
+    for (i = 0; i < NHYBRIDS; i++) {
         test_roundtrip(&hybrids[i]);
         test_server_layout(&hybrids[i]);
         test_client_layout(&hybrids[i]);
         test_params(&hybrids[i]);
         test_rejections(&hybrids[i]);
+        test_interop_default(&hybrids[i]);
     }
     tls_env_free(&env);
     if (failures) {
