@@ -97,7 +97,7 @@ static void count_numbers(const char *moddir)
     int before, during, after, named = 0;
 
     before = ERR_get_next_error_library();
-    if (!CHECK(evp_env_open(&t, moddir), "measuring instance"))
+    if (!TEST_CHECK(evp_env_open(&t, moddir), "measuring instance"))
         return;
     during = ERR_get_next_error_library();
     for (int lib = before + 1; lib < during; lib++) {
@@ -108,7 +108,7 @@ static void count_numbers(const char *moddir)
     after = ERR_get_next_error_library();
     printf("   one load of mlkem + default: %d error library numbers, %d of "
            "them with mlkem's strings\n", during - before - 1, named);
-    CHECK(after == during + 1, "closing an instance took %d numbers",
+    TEST_CHECK(after == during + 1, "closing an instance took %d numbers",
           after - during - 1);
 }
 
@@ -122,7 +122,7 @@ void evp_suite_cycles(const char *moddir)
     int first, last, raised = 0, bad = 0, nthreads = 0;
     char shown[256] = "";
 
-    if (!CHECK(evp_env_open(&live, moddir), "long-lived instance"))
+    if (!TEST_CHECK(evp_env_open(&live, moddir), "long-lived instance"))
         return;
     count_numbers(moddir);
 
@@ -133,7 +133,7 @@ void evp_suite_cycles(const char *moddir)
         args[i].id = i;
         args[i].failed = 0;
         started[i] = pthread_create(&t[i], NULL, cycler, &args[i]) == 0;
-        CHECK(started[i], "pthread_create %d", i);
+        TEST_CHECK(started[i], "pthread_create %d", i);
         nthreads += started[i];
     }
     /* The long-lived instance raises errors while the others cycle... */
@@ -145,7 +145,7 @@ void evp_suite_cycles(const char *moddir)
         if (!started[i])
             continue;
         pthread_join(t[i], NULL);
-        CHECK(args[i].failed == 0, "thread %d: %d of %d loads failed", i,
+        TEST_CHECK(args[i].failed == 0, "thread %d: %d of %d loads failed", i,
               args[i].failed, CYCLES);
     }
     /* ...and after they are all gone. */
@@ -157,10 +157,10 @@ void evp_suite_cycles(const char *moddir)
     printf("   %d threads x %d load/unload cycles took %d error library "
            "numbers; %d errors raised by the long-lived instance, %d without "
            "their strings\n", nthreads, CYCLES, last - first - 1, raised, bad);
-    CHECK(bad == 0, "%d of %d errors of the long-lived instance lost their "
+    TEST_CHECK(bad == 0, "%d of %d errors of the long-lived instance lost their "
           "strings, e.g. \"%s\"", bad, raised, shown);
     /* Every packed library value was handed out again at least once. */
-    CHECK(last - first - 1 >= 256, "the cycles took only %d numbers, fewer "
+    TEST_CHECK(last - first - 1 >= 256, "the cycles took only %d numbers, fewer "
           "than the 256 packed values: the test cannot fail",
           last - first - 1);
     evp_env_close(&live);

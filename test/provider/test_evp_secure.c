@@ -35,37 +35,37 @@ static void seed_in_secure_heap(evp_env *e)
         seed[i] = (uint8_t)(0x30 + i);
     base = CRYPTO_secure_used();
     ctx = EVP_PKEY_CTX_new_from_name(e->libctx, "ML-KEM-768", EVP_TEST_PROPQ);
-    if (!CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1, "keygen_init")) {
+    if (!TEST_CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1, "keygen_init")) {
         EVP_PKEY_CTX_free(ctx);
         return;
     }
     params[0] = OSSL_PARAM_construct_octet_string("seed", seed, sizeof(seed));
     params[1] = OSSL_PARAM_construct_end();
-    CHECK(EVP_PKEY_CTX_set_params(ctx, params) == 1, "set seed");
+    TEST_CHECK(EVP_PKEY_CTX_set_params(ctx, params) == 1, "set seed");
     with_seed = CRYPTO_secure_used();
-    CHECK(with_seed >= base + 64, "a pending keygen seed takes %zu bytes of "
+    TEST_CHECK(with_seed >= base + 64, "a pending keygen seed takes %zu bytes of "
           "the secure heap, expected >= 64", with_seed - base);
-    CHECK(EVP_PKEY_keygen(ctx, &k) == 1, "keygen from seed");
+    TEST_CHECK(EVP_PKEY_keygen(ctx, &k) == 1, "keygen from seed");
     with_key = CRYPTO_secure_used();
     /* The seed was used once and freed; the key object lives there. */
-    CHECK(with_key >= base + 14000, "the key takes %zu bytes of the secure "
+    TEST_CHECK(with_key >= base + 14000, "the key takes %zu bytes of the secure "
           "heap, expected about 14 KiB", with_key - base);
     EVP_PKEY_CTX_free(ctx);
-    CHECK(CRYPTO_secure_used() == with_key, "freeing the keygen context "
+    TEST_CHECK(CRYPTO_secure_used() == with_key, "freeing the keygen context "
           "after use released %zu more bytes (the seed was not one-shot)",
           with_key - CRYPTO_secure_used());
     EVP_PKEY_free(k);
-    CHECK(CRYPTO_secure_used() == base, "after the key is freed, %zu bytes "
+    TEST_CHECK(CRYPTO_secure_used() == base, "after the key is freed, %zu bytes "
           "remain in use", CRYPTO_secure_used() - base);
 
     /* A context freed before keygen releases its seed too. */
     ctx = EVP_PKEY_CTX_new_from_name(e->libctx, "ML-KEM-512", EVP_TEST_PROPQ);
-    CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1
+    TEST_CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1
               && EVP_PKEY_CTX_set_params(ctx, params) == 1
               && CRYPTO_secure_used() >= base + 64,
           "seed set on an unused context");
     EVP_PKEY_CTX_free(ctx);
-    CHECK(CRYPTO_secure_used() == base, "an unused context left %zu bytes",
+    TEST_CHECK(CRYPTO_secure_used() == base, "an unused context left %zu bytes",
           CRYPTO_secure_used() - base);
 }
 
@@ -77,29 +77,29 @@ static void ikme_in_secure_heap(evp_env *e)
     EVP_PKEY *k = evp_keygen(e, "ML-KEM-768", NULL, 0);
     EVP_PKEY_CTX *ctx = NULL, *dup = NULL;
 
-    if (!CHECK(k != NULL, "keygen"))
+    if (!TEST_CHECK(k != NULL, "keygen"))
         return;
     memset(ikme, 0x5a, sizeof(ikme));
     params[0] = OSSL_PARAM_construct_octet_string("ikme", ikme, sizeof(ikme));
     params[1] = OSSL_PARAM_construct_end();
     base = CRYPTO_secure_used();
     ctx = EVP_PKEY_CTX_new_from_pkey(e->libctx, k, EVP_TEST_PROPQ);
-    if (!CHECK(ctx != NULL && EVP_PKEY_encapsulate_init(ctx, params) == 1,
+    if (!TEST_CHECK(ctx != NULL && EVP_PKEY_encapsulate_init(ctx, params) == 1,
                "encapsulate_init with ikme"))
         goto end;
     with_ikme = CRYPTO_secure_used();
-    CHECK(with_ikme >= base + 32, "a pending ikme takes %zu bytes of the "
+    TEST_CHECK(with_ikme >= base + 32, "a pending ikme takes %zu bytes of the "
           "secure heap, expected >= 32", with_ikme - base);
     dup = EVP_PKEY_CTX_dup(ctx);
-    CHECK(dup != NULL && CRYPTO_secure_used() >= with_ikme + 32,
+    TEST_CHECK(dup != NULL && CRYPTO_secure_used() >= with_ikme + 32,
           "a duplicated context's ikme takes %zu more bytes of the secure "
           "heap, expected >= 32", CRYPTO_secure_used() - with_ikme);
     EVP_PKEY_CTX_free(dup);
-    CHECK(CRYPTO_secure_used() == with_ikme, "freeing the duplicate");
-    CHECK(EVP_PKEY_encapsulate(ctx, ct, &ctlen, ss, &sslen) == 1,
+    TEST_CHECK(CRYPTO_secure_used() == with_ikme, "freeing the duplicate");
+    TEST_CHECK(EVP_PKEY_encapsulate(ctx, ct, &ctlen, ss, &sslen) == 1,
           "encapsulate with ikme");
     /* ikme is one-shot: used and wiped by the encapsulation. */
-    CHECK(CRYPTO_secure_used() == base, "after encapsulation, the ikme's %zu "
+    TEST_CHECK(CRYPTO_secure_used() == base, "after encapsulation, the ikme's %zu "
           "bytes are still held", CRYPTO_secure_used() - base);
 end:
     EVP_PKEY_CTX_free(ctx);
@@ -108,7 +108,7 @@ end:
 
 void evp_suite_secure(evp_env *e)
 {
-    if (!CHECK(CRYPTO_secure_malloc_init(HEAP_SIZE, MIN_BLOCK) != 0,
+    if (!TEST_CHECK(CRYPTO_secure_malloc_init(HEAP_SIZE, MIN_BLOCK) != 0,
                "CRYPTO_secure_malloc_init"))
         return;
     seed_in_secure_heap(e);
