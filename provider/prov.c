@@ -72,9 +72,10 @@
  * (ERR_get_next_error_library: one for each OSSL_PROVIDER_load, and one for
  * each mirror a child library context makes of it), never reuses a number,
  * and keeps only its low 8 bits in an error code (ERR_PACK). Loading
- * "mlkem" and "default" into a library context takes 4 numbers (the two
- * providers and their two mirrors in our child library context), so after
- * about 64 loads the packed values repeat. Had each object served its own
+ * "mlkem" and "default" into a library context takes 3 numbers (the two
+ * providers and default's mirror in our child library context, which has
+ * no mirror of mlkem itself: child_ctx_new), so after about 85 loads the
+ * packed values repeat (4 numbers and 64 loads with the self-mirror). Had each object served its own
  * reason strings (OSSL_FUNC_PROVIDER_GET_REASON_STRINGS), unloading any
  * short-lived object whose number aliases a long-lived one would delete
  * the long-lived one's strings too (ERR_unload_strings works on packed
@@ -709,6 +710,96 @@ static void read_config(OSSL_FUNC_core_get_params_fn *c_get_params,
     check_unknown_keys(ctx, c_get_params, handle);
 }
 
+/* ---- Child library context -----------------------------------------------------
+ * OSSL_LIB_CTX_new_child() mirrors every provider of the core's library
+ * context, this instance included. A mirror of ourselves in our own child
+ * context would hold an activation of this instance (the core up-refs a
+ * mirror's parent with activation), so a library context freed without
+ * OSSL_PROVIDER_unload() first (the default one at exit, when an
+ * application never unloads, or a configuration-loaded provider) only
+ * deactivates us down to that self-activation: teardown never runs, and
+ * the instance, its child context and its DRBG stay allocated (a leak
+ * report under LeakSanitizer). It would also take one more error library
+ * number per load, and serves nothing: the child context is for the
+ * default provider's X25519, ECDH, ciphers and DRBG. So the child context
+ * is created from a copy of the core's dispatch table whose
+ * register_child_cb registers filtering callbacks: they forward every
+ * provider's creation and removal to the child context except this
+ * instance's own. The callbacks are registered synchronously inside
+ * OSSL_LIB_CTX_new_child(), in the initialising thread, which is how the
+ * filter learns its context (child_init_ctx); later calls carry the
+ * context as their callback data. */
+static _Thread_local MLKEM_PROV_CTX *child_init_ctx;
+
+static int child_create(const OSSL_CORE_HANDLE *prov, void *cbdata)
+{
+    MLKEM_PROV_CTX *ctx = cbdata;
+
+    if (prov == ctx->handle)
+        return 1; /* not ourselves */
+    return ctx->child_create_cb(prov, ctx->child_cbdata);
+}
+
+static int child_remove(const OSSL_CORE_HANDLE *prov, void *cbdata)
+{
+    MLKEM_PROV_CTX *ctx = cbdata;
+
+    if (prov == ctx->handle)
+        return 1;
+    return ctx->child_remove_cb(prov, ctx->child_cbdata);
+}
+
+static int child_global_props(const char *props, void *cbdata)
+{
+    MLKEM_PROV_CTX *ctx = cbdata;
+
+    return ctx->child_global_props_cb(props, ctx->child_cbdata);
+}
+
+static int child_register(const OSSL_CORE_HANDLE *handle,
+                          int (*create_cb)(const OSSL_CORE_HANDLE *, void *),
+                          int (*remove_cb)(const OSSL_CORE_HANDLE *, void *),
+                          int (*global_props_cb)(const char *, void *),
+                          void *cbdata)
+{
+    MLKEM_PROV_CTX *ctx = child_init_ctx;
+
+    if (ctx == NULL || handle != ctx->handle)
+        return 0;
+    ctx->child_create_cb = create_cb;
+    ctx->child_remove_cb = remove_cb;
+    ctx->child_global_props_cb = global_props_cb;
+    ctx->child_cbdata = cbdata;
+    return ctx->core_register_child_cb(handle, child_create, child_remove,
+                                       child_global_props, ctx);
+}
+
+static OSSL_LIB_CTX *child_ctx_new(MLKEM_PROV_CTX *ctx,
+                                   const OSSL_DISPATCH *in)
+{
+    OSSL_DISPATCH *copy;
+    OSSL_LIB_CTX *libctx;
+    size_t n = 0;
+
+    while (in[n].function_id != 0)
+        n++;
+    if ((copy = OPENSSL_malloc((n + 1) * sizeof(*copy))) == NULL)
+        return NULL;
+    for (size_t i = 0; i <= n; i++) {
+        copy[i] = in[i];
+        if (in[i].function_id == OSSL_FUNC_PROVIDER_REGISTER_CHILD_CB) {
+            ctx->core_register_child_cb =
+                OSSL_FUNC_provider_register_child_cb(&in[i]);
+            copy[i].function = (void (*)(void))child_register;
+        }
+    }
+    child_init_ctx = ctx;
+    libctx = OSSL_LIB_CTX_new_child(ctx->handle, copy);
+    child_init_ctx = NULL;
+    OPENSSL_free(copy); /* the child context keeps the functions, not the table */
+    return libctx;
+}
+
 /* ---- OIDs -------------------------------------------------------------------
  * OpenSSL 3.0 knows no ML-KEM OIDs; create them through the core (which
  * answers success when the OID already exists, as on 3.5). */
@@ -820,10 +911,11 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
     if (!create_oids(ctx, obj_create))
         goto err;
 
-    /* A child library context mirrors the providers loaded in ours: the
-     * hybrids fetch X25519 / ECDH there, and RAND_priv_bytes_ex draws from
-     * its DRBG (seeded through the parent). */
-    if ((ctx->libctx = OSSL_LIB_CTX_new_child(handle, in)) == NULL) {
+    /* A child library context mirrors the providers loaded in ours (but
+     * this instance, see child_ctx_new): the hybrids fetch X25519 / ECDH
+     * there, and RAND_priv_bytes_ex draws from its DRBG (seeded through the
+     * parent). */
+    if ((ctx->libctx = child_ctx_new(ctx, in)) == NULL) {
         MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER,
                          "mlkem: cannot create a child library context");
         goto err;

@@ -45,7 +45,16 @@ typedef struct mlkem_prov_ctx {
     OSSL_FUNC_core_vset_error_fn *core_vset_error;
     int err_lib;              /* mlkem's error library number (prov.c) */
     OSSL_LIB_CTX *libctx;     /* the provider's own library context (a child
-                                 of the core's), for fetching X25519/ECDH */
+                                 of the core's, without a mirror of this
+                                 instance), for fetching X25519/ECDH */
+    /* The child library context's provider callbacks, which prov.c's
+     * filter forwards for every provider of the core's context but this
+     * instance (prov.c, "Child library context"). */
+    int (*child_create_cb)(const OSSL_CORE_HANDLE *prov, void *cbdata);
+    int (*child_remove_cb)(const OSSL_CORE_HANDLE *prov, void *cbdata);
+    int (*child_global_props_cb)(const char *props, void *cbdata);
+    void *child_cbdata;
+    OSSL_FUNC_provider_register_child_cb_fn *core_register_child_cb;
     unsigned long ossl_version; /* running OpenSSL, 0xMNN00PP0L-style:
                                    (major << 28) | (minor << 20) | (patch << 4) */
     char buildinfo[400];      /* the "buildinfo" provider parameter */
