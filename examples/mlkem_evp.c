@@ -46,10 +46,10 @@ static int fail(const char *what)
  * the default provider has its own ML-KEM: prefer ours with a default
  * property query ("?" = preference, so default's PEM decoders still work).
  */
+static OSSL_PROVIDER *mlkem, *dflt;
+
 static int load_providers(const char *dir)
 {
-    OSSL_PROVIDER *mlkem, *dflt;
-
     if (dir != NULL && !OSSL_PROVIDER_set_default_search_path(NULL, dir))
         return fail("setting the provider search path");
     if ((mlkem = OSSL_PROVIDER_load(NULL, "mlkem")) == NULL)
@@ -295,7 +295,7 @@ static int usage(const char *prog)
 int main(int argc, char **argv)
 {
     const char *dir = NULL;
-    int i = 1, n;
+    int i = 1, n, ok;
 
     if (i + 1 < argc && strcmp(argv[i], "--provider-path") == 0) {
         dir = argv[i + 1];
@@ -308,8 +308,15 @@ int main(int argc, char **argv)
     if (!load_providers(dir))
         return 1;
     if (n == 0)
-        return demo() ? 0 : 1;
-    if (strcmp(argv[i], "encap") == 0)
-        return encap_files(argv[i + 1], argv[i + 2], argv[i + 3]) ? 0 : 1;
-    return decap_files(argv[i + 1], argv[i + 2], argv[i + 3]) ? 0 : 1;
+        ok = demo();
+    else if (strcmp(argv[i], "encap") == 0)
+        ok = encap_files(argv[i + 1], argv[i + 2], argv[i + 3]);
+    else
+        ok = decap_files(argv[i + 1], argv[i + 2], argv[i + 3]);
+    /* What OSSL_PROVIDER_load gives is the caller's to unload: OpenSSL's
+     * exit-time cleanup does not tear a provider down while a handle to
+     * it is still held. */
+    OSSL_PROVIDER_unload(dflt);
+    OSSL_PROVIDER_unload(mlkem);
+    return ok ? 0 : 1;
 }

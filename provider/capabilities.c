@@ -17,6 +17,10 @@
  * every application using the library context. test/tls/test_capabilities.c
  * checks the table through OSSL_PROVIDER_get_capabilities().
  *
+ * X448MLKEM1024 (hybrid_*.c) is not here: like OpenSSL 3.5 and 4.0, which
+ * offer it as a KEM only, we announce no TLS group for it (IANA assigned it
+ * no codepoint).
+ *
  * Values are OpenSSL 3.5's: "tls-group-name-internal" is "" (libssl passes
  * it to the keymgmt as "group", which ours ignore), "tls-group-alg" is our
  * keymgmt name (the pure groups use "ML-KEM-512/768/1024", as 3.5 does),

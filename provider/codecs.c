@@ -42,6 +42,7 @@
 #include <openssl/core_names.h>
 #include <openssl/core_object.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 #include <openssl/pem.h>
@@ -96,18 +97,6 @@ static void codec_trace(const char *fmt, ...)
 }
 
 /* ---- Helpers ---------------------------------------------------------------- */
-
-static const OSSL_DISPATCH *keymgmt_functions(const mlkem_params *p)
-{
-    switch (p->variant) {
-    case MLKEM_512:
-        return mlkem_512_keymgmt_functions;
-    case MLKEM_768:
-        return mlkem_768_keymgmt_functions;
-    default:
-        return mlkem_1024_keymgmt_functions;
-    }
-}
 
 static void (*dispatch_find(const OSSL_DISPATCH *t, int id))(void)
 {
@@ -206,7 +195,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         const char *props = NULL;
 
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &props)) {
-            MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+            MLKEM_RAISE(ctx->provctx, MLKEM_R_BAD_PARAMETER);
             return 0;
         }
         OPENSSL_free(ctx->propq);
@@ -217,7 +206,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     p = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_CIPHER);
     if (p != NULL) {
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
-            MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+            MLKEM_RAISE(ctx->provctx, MLKEM_R_BAD_PARAMETER);
             return 0;
         }
         EVP_CIPHER_free(ctx->cipher);
@@ -226,7 +215,7 @@ static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             ctx->cipher = EVP_CIPHER_fetch(ctx->provctx->libctx, name,
                                            ctx->propq);
             if (ctx->cipher == NULL) {
-                MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "cipher %s", name);
+                MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_PARAMETER, "cipher %s", name);
                 return 0;
             }
         }
@@ -258,7 +247,7 @@ static void *enc_import_object(void *vctx, int selection,
                                const OSSL_PARAM params[])
 {
     codec_enc_ctx *ctx = vctx;
-    const OSSL_DISPATCH *km = keymgmt_functions(ctx->params);
+    const OSSL_DISPATCH *km = mlkem_prov_set_of(ctx->params)->keymgmt;
     OSSL_FUNC_keymgmt_new_fn *kmnew =
         (OSSL_FUNC_keymgmt_new_fn *)dispatch_find(km, OSSL_FUNC_KEYMGMT_NEW);
     OSSL_FUNC_keymgmt_import_fn *kmimport =
@@ -296,17 +285,15 @@ static int emit(BIO *out, codec_output o, const char *pem_name,
 static int encode_spki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k)
 {
     const mlkem_params *p = ctx->params;
-    size_t len = mlkem_der_spki_len(p);
-    uint8_t *der;
+    uint8_t *der = NULL;
+    size_t len = 0;
     int ok;
 
     if ((k->key->flags & MLKEM_KEY_HAS_PUB) == 0) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
-    if ((der = OPENSSL_malloc(len)) == NULL)
-        return 0;
-    ok = mlkem_der_spki_write(p, k->key->ek, der) == len
+    ok = mlkem_der_spki_encode(p, k->key->ek, &der, &len)
          && emit(out, ctx->out, PEM_STRING_PUBLIC, der, len);
     OPENSSL_free(der);
     codec_trace("encode %s SubjectPublicKeyInfo %s%s", p->name,
@@ -361,12 +348,12 @@ static int encode_encrypted(const codec_enc_ctx *ctx, BIO *out,
     int ok = 0;
 
     if (ctx->cipher == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_PARAMETER,
                          "EncryptedPrivateKeyInfo needs a cipher");
         return 0;
     }
     if (cb == NULL || !cb(pass, sizeof(pass), &passlen, NULL, cbarg)) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "no passphrase");
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_PARAMETER, "no passphrase");
         goto end;
     }
     /* PKCS8_PRIV_KEY_INFO clears its key octets when freed. */
@@ -402,36 +389,33 @@ static int encode_pki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
     int encrypt = ctx->st == ST_EPKI || ctx->cipher != NULL;
 
     if ((key->flags & MLKEM_KEY_HAS_PRIV) == 0) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     fmt = pick_output_format(ctx->provctx, key->flags);
     if (fmt < 0 && ctx->provctx->output_formats[0] < 0
         && ctx->provctx->config_error[0] != '\0') {
         /* The list is empty because the configuration was bad: say so. */
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_FORMAT_NAME, "%s",
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_FORMAT_NAME, "%s",
                          ctx->provctx->config_error);
         return 0;
     }
     if (fmt < 0) {
-        MLKEM_RAISE_DATA(MLKEM_R_MISSING_KEY,
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_MISSING_KEY,
                          "no format in ml-kem.output_formats fits this key%s",
                          (key->flags & MLKEM_KEY_HAS_SEED) ? ""
                          : " (its seed is not known)");
         return 0;
     }
     /* Secrets: dk and the encoding live in secure memory. */
-    dk = OPENSSL_secure_malloc(p->dk_bytes);
-    len = mlkem_der_pkcs8_len(p, (mlkem_fmt)fmt);
-    der = OPENSSL_secure_malloc(len);
-    if (dk == NULL || der == NULL)
+    if ((dk = OPENSSL_secure_malloc(p->dk_bytes)) == NULL)
         goto end;
     if (mlkem_key_encode_dk(key, dk) != MLKEM_OK) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         goto end;
     }
-    if (mlkem_der_pkcs8_write(p, (mlkem_fmt)fmt, key->seed, dk, key->ek, der)
-        != len)
+    if (!mlkem_der_pkcs8_encode(p, (mlkem_fmt)fmt, key->seed, dk, key->ek,
+                                &der, &len))
         goto end;
     if (encrypt)
         ok = encode_encrypted(ctx, out, der, len, cb, cbarg);
@@ -477,14 +461,14 @@ static int encode_text(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
                && (key->flags & MLKEM_KEY_HAS_PRIV) != 0;
 
     if ((key->flags & MLKEM_KEY_HAS_PUB) == 0) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     if (priv) {
         if ((dk = OPENSSL_secure_malloc(p->dk_bytes)) == NULL)
             goto end;
         if (mlkem_key_encode_dk(key, dk) != MLKEM_OK) {
-            MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+            MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
             goto end;
         }
         if (BIO_printf(out, "%s Private-Key:\n", p->name) <= 0
@@ -515,11 +499,11 @@ static int enc_encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj,
 
     /* The core turns abstract objects into ours via import_object. */
     if (obj_abstract != NULL || k == NULL || k->key == NULL) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     if (k->params != ctx->params) {
-        MLKEM_RAISE_DATA(MLKEM_R_WRONG_KEY_TYPE, "%s key, %s encoder",
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_WRONG_KEY_TYPE, "%s key, %s encoder",
                          k->params->name, ctx->params->name);
         return 0;
     }
@@ -527,7 +511,7 @@ static int enc_encode(void *vctx, OSSL_CORE_BIO *cout, const void *obj,
                            ctx->st == ST_SPKI ? OSSL_KEYMGMT_SELECT_PUBLIC_KEY
                            : ctx->st == ST_TEXT ? OSSL_KEYMGMT_SELECT_KEYPAIR
                            : OSSL_KEYMGMT_SELECT_PRIVATE_KEY)) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "selection %d for %s",
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_PARAMETER, "selection %d for %s",
                          selection, structure_names[ctx->st]);
         return 0;
     }
@@ -592,13 +576,13 @@ static const OSSL_PARAM *dec_settable_ctx_params(void *provctx)
  * context; "properties" is accepted for compatibility and not needed. */
 static int dec_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
+    codec_dec_ctx *ctx = vctx;
     const OSSL_PARAM *p;
     const char *props = NULL;
 
-    (void)vctx;
     p = OSSL_PARAM_locate_const(params, OSSL_DECODER_PARAM_PROPERTIES);
     if (p != NULL && !OSSL_PARAM_get_utf8_string_ptr(p, &props)) {
-        MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_BAD_PARAMETER);
         return 0;
     }
     return 1;
@@ -627,6 +611,34 @@ static size_t read_input(BIO *in, uint8_t *buf, size_t cap)
     return n;
 }
 
+/*
+ * What dec_decode hands to the core as the object reference: the parsed
+ * input, or the reason it cannot be a key. The key is built, and every
+ * check run, by mlkem_prov_key_from_decoded() when the core loads the
+ * reference (keymgmt load) or asks for it to be exported to another
+ * provider's keymgmt (dec_export_object).
+ *
+ * Why not in the decoder: a decoder that fails leaves its reason where
+ * OpenSSL's store loader drops it (`openssl pkey -in bad.pem` used to say
+ * only "unsupported"). OSSL_STORE hands the decoded DER to a key decoder,
+ * and when that yields no key without a "hard" error it pops every error
+ * and tries the next object type. A key management that refuses the
+ * decoder's reference is such a hard error (OpenSSL 3.5+
+ * decoder_construct_pkey; 3.0's store keeps the error of a failed key
+ * reference, try_key_ref): the reason reaches the user, as it does for
+ * OpenSSL 3.5's own ML-KEM ("explicit ... private key does not match
+ * seed"). A malformed encoding of this set's OID is treated the same way.
+ */
+typedef struct {
+    MLKEM_PROV_CTX *provctx;
+    const mlkem_params *params;
+    codec_structure st;         /* ST_SPKI or ST_PKI */
+    int reason;                 /* MLKEM_DER_OK, or the MLKEM_R_* found */
+    const char *reason_text;    /* data text for reason (NULL: set, struct) */
+    mlkem_der_priv priv;        /* ST_PKI: the parsed forms */
+    const uint8_t *ek;          /* ST_SPKI: p->ek_bytes */
+} mlkem_decoded;
+
 /* Build the key from the parsed private forms; the key loaders check
  * FIPS 203 §7.3 (hash, reduction), seed/dk agreement, and run the PCT. */
 static int load_private(MLKEM_KEY *k, const mlkem_der_priv *d)
@@ -643,9 +655,56 @@ static int load_private(MLKEM_KEY *k, const mlkem_der_priv *d)
     case MLKEM_FMT_BARE_PRIV:
         return mlkem_prov_key_from_priv(k, d->dk, k->params->dk_bytes);
     default:
-        MLKEM_RAISE(MLKEM_R_BAD_ENCODING);
+        MLKEM_RAISE(k->provctx, MLKEM_R_BAD_ENCODING);
         return 0;
     }
+}
+
+/* "mlkem: decode ML-KEM-768 PrivateKeyInfo rejected: seed does not match
+ * private key": the reason just raised, for OpenSSL 3.0's store loader,
+ * which discards it (see above); MLKEM_TRACE=1 shows it there. */
+static void trace_rejected(const mlkem_decoded *d)
+{
+    const char *r = ERR_reason_error_string(ERR_peek_last_error());
+
+    codec_trace("decode %s %s rejected: %s", d->params->name,
+                structure_names[d->st], r != NULL ? r : "(no reason)");
+}
+
+MLKEM_KEY *mlkem_prov_key_from_decoded(const void *ref, size_t ref_sz,
+                                       const mlkem_params *want)
+{
+    const mlkem_decoded *d = ref;
+    const char *sname;
+    MLKEM_KEY *k;
+
+    if (d == NULL || ref_sz != sizeof(*d))
+        return NULL;
+    sname = structure_names[d->st];
+    if (want != NULL && d->params != want) {
+        MLKEM_RAISE_DATA(d->provctx, MLKEM_R_WRONG_KEY_TYPE, "%s key, %s",
+                         d->params->name, want->name);
+        return NULL;
+    }
+    if (d->reason != MLKEM_DER_OK) {
+        if (d->reason_text != NULL)
+            MLKEM_RAISE_DATA(d->provctx, d->reason, "%s", d->reason_text);
+        else
+            MLKEM_RAISE_DATA(d->provctx, d->reason, "%s %s", d->params->name,
+                             sname);
+        trace_rejected(d);
+        return NULL;
+    }
+    if ((k = mlkem_prov_key_new(d->provctx, d->params)) == NULL)
+        return NULL;
+    if (d->st == ST_PKI ? !load_private(k, &d->priv)
+                        : !mlkem_prov_key_from_pub(k, d->ek,
+                                                   d->params->ek_bytes)) {
+        trace_rejected(d);
+        mlkem_prov_key_free(k);
+        return NULL;
+    }
+    return k;
 }
 
 static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
@@ -660,10 +719,8 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     BIO *in = NULL;
     uint8_t *buf = NULL;
     size_t len = 0;
-    MLKEM_KEY *k = NULL;
-    mlkem_der_priv d;
-    const uint8_t *ek = NULL;
-    int r, ret = 1; /* 1 without a callback: "not mine, try others" */
+    mlkem_decoded d;
+    int ret = 1; /* 1 without a callback: "not mine, try others" */
 
     (void)pw_cb;
     (void)pw_cbarg;
@@ -681,44 +738,32 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
     }
     len = read_input(in, buf, cap);
 
-    r = priv ? mlkem_der_pkcs8_read(p, buf, len, &d)
-             : mlkem_der_spki_read(p, buf, len, &ek);
-    if (r == MLKEM_DER_NOT_MINE)
+    memset(&d, 0, sizeof(d));
+    d.provctx = ctx->provctx;
+    d.params = p;
+    d.st = ctx->st;
+    d.reason = priv ? mlkem_der_pkcs8_read(p, buf, len, &d.priv)
+                    : mlkem_der_spki_read(p, buf, len, &d.ek);
+    if (d.reason == MLKEM_DER_NOT_MINE)
         goto end;
-    if (r != MLKEM_DER_OK) {
-        MLKEM_RAISE_DATA(r, "%s %s", p->name, sname);
-        codec_trace("decode %s %s rejected", p->name, sname);
-        ret = 0;
-        goto end;
-    }
-    if (priv && ctx->provctx->input_formats[0] < 0
+    if (d.reason == MLKEM_DER_OK && priv
+        && ctx->provctx->input_formats[0] < 0
         && ctx->provctx->config_error[0] != '\0') {
         /* No input format enabled because the configuration was bad: a
          * fatal error naming the bad value, rather than "not found". */
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_FORMAT_NAME, "%s",
-                         ctx->provctx->config_error);
-        ret = 0;
-        goto end;
-    }
-    if (priv && !format_listed(ctx->provctx->input_formats, d.fmt)) {
+        d.reason = MLKEM_R_BAD_FORMAT_NAME;
+        d.reason_text = ctx->provctx->config_error;
+    } else if (d.reason == MLKEM_DER_OK && priv
+               && !format_listed(ctx->provctx->input_formats, d.priv.fmt)) {
         /* Like OpenSSL 3.5: a disabled format is "not found", so another
          * provider may still accept the key. */
         codec_trace("decode %s %s %s not in ml-kem.input_formats", p->name,
-                    sname, mlkem_der_fmt_name(d.fmt));
+                    sname, mlkem_der_fmt_name(d.priv.fmt));
         goto end;
     }
-    if ((k = mlkem_prov_key_new(ctx->provctx, p)) == NULL) {
-        ret = 0;
-        goto end;
-    }
-    if (priv ? !load_private(k, &d)
-             : !mlkem_prov_key_from_pub(k, ek, p->ek_bytes)) {
-        codec_trace("decode %s %s rejected", p->name, sname);
-        ret = 0;
-        goto end;
-    }
-    codec_trace("decode %s %s%s%s", p->name, sname, priv ? " " : "",
-                priv ? mlkem_der_fmt_name(d.fmt) : "");
+    if (d.reason == MLKEM_DER_OK)
+        codec_trace("decode %s %s%s%s", p->name, sname, priv ? " " : "",
+                    priv ? mlkem_der_fmt_name(d.priv.fmt) : "");
     {
         int object_type = OSSL_OBJECT_PKEY;
         OSSL_PARAM params[4];
@@ -727,16 +772,14 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
                                              &object_type);
         params[1] = OSSL_PARAM_construct_utf8_string(
             OSSL_OBJECT_PARAM_DATA_TYPE, (char *)p->name, 0);
-        /* The reference is the address of our key pointer; a keymgmt load
-         * from this provider takes the key and clears the pointer. */
+        /* The reference lives until data_cb returns (the core's contract:
+         * it points into buf, which is freed below). */
         params[2] = OSSL_PARAM_construct_octet_string(
-            OSSL_OBJECT_PARAM_REFERENCE, &k, sizeof(k));
+            OSSL_OBJECT_PARAM_REFERENCE, &d, sizeof(d));
         params[3] = OSSL_PARAM_construct_end();
         ret = data_cb(params, data_cbarg);
     }
 end:
-    if (k != NULL)
-        mlkem_prov_key_free(k);
     if (priv)
         OPENSSL_secure_clear_free(buf, cap);
     else
@@ -746,30 +789,30 @@ end:
 }
 
 /* Hand a decoded key to another provider's key management (the core
- * passes the reference from dec_decode). */
+ * passes the reference from dec_decode): built and checked here first. */
 static int dec_export_object(void *vctx, const void *ref, size_t ref_sz,
                              OSSL_CALLBACK *export_cb, void *export_cbarg)
 {
     codec_dec_ctx *ctx = vctx;
     OSSL_FUNC_keymgmt_export_fn *kmexport =
         (OSSL_FUNC_keymgmt_export_fn *)dispatch_find(
-            keymgmt_functions(ctx->params), OSSL_FUNC_KEYMGMT_EXPORT);
+            mlkem_prov_set_of(ctx->params)->keymgmt, OSSL_FUNC_KEYMGMT_EXPORT);
     int selection = ctx->selection != 0 ? ctx->selection
                                         : OSSL_KEYMGMT_SELECT_ALL;
+    MLKEM_KEY *k;
+    int ok;
 
-    if (kmexport == NULL || ref_sz != sizeof(MLKEM_KEY *))
+    if (kmexport == NULL
+        || (k = mlkem_prov_key_from_decoded(ref, ref_sz, ctx->params)) == NULL)
         return 0;
-    return kmexport(*(MLKEM_KEY *const *)ref, selection, export_cb,
-                    export_cbarg);
+    ok = kmexport(k, selection, export_cb, export_cbarg);
+    mlkem_prov_key_free(k);
+    return ok;
 }
 
 /* ============================================================================
  * Dispatch tables (one per parameter set, structure and output type)
  * ========================================================================== */
-
-#define MLKEM_NAMES_512 "ML-KEM-512:MLKEM512:id-alg-ml-kem-512:2.16.840.1.101.3.4.4.1"
-#define MLKEM_NAMES_768 "ML-KEM-768:MLKEM768:id-alg-ml-kem-768:2.16.840.1.101.3.4.4.2"
-#define MLKEM_NAMES_1024 "ML-KEM-1024:MLKEM1024:id-alg-ml-kem-1024:2.16.840.1.101.3.4.4.3"
 
 #define ENCODER(bits, tag, st, out, does_sel)                                   \
     static OSSL_FUNC_encoder_newctx_fn enc_##bits##_##tag##_newctx;             \
@@ -819,12 +862,11 @@ static int dec_export_object(void *vctx, const void *ref, size_t ref_sz,
     DECODER(bits, spki, ST_SPKI, dec_does_selection_pub);                       \
     DECODER(bits, pki, ST_PKI, dec_does_selection_priv)
 
-CODECS(512);
-CODECS(768);
-CODECS(1024);
+#define CODECS_SET(bits, variant) CODECS(bits);
+MLKEM_PROV_SETS(CODECS_SET)
 
 #define ENC_ALG(bits, tag, props)                                               \
-    { MLKEM_NAMES_##bits, "provider=mlkem," props,                              \
+    { MLKEM_PROV_NAMES(bits), "provider=mlkem," props,                              \
       enc_##bits##_##tag##_functions, NULL }
 #define ENC_ALGS(bits)                                                          \
     ENC_ALG(bits, spki_der, "output=der,structure=SubjectPublicKeyInfo"),       \
@@ -835,10 +877,9 @@ CODECS(1024);
     ENC_ALG(bits, epki_pem, "output=pem,structure=EncryptedPrivateKeyInfo"),    \
     ENC_ALG(bits, text, "output=text")
 
+#define ENC_ALGS_SET(bits, variant) ENC_ALGS(bits),
 const OSSL_ALGORITHM mlkem_prov_encoders[] = {
-    ENC_ALGS(512),
-    ENC_ALGS(768),
-    ENC_ALGS(1024),
+    MLKEM_PROV_SETS(ENC_ALGS_SET)
     { NULL, NULL, NULL, NULL }
 };
 
@@ -853,15 +894,13 @@ const OSSL_ALGORITHM mlkem_prov_encoders[] = {
  * whenever the previous step (pem2der, spki2typespki) names one, which broke
  * PEM and even plain DER SPKI decoding (7 tests failed). */
 #define DEC_ALG(bits, tag, structure)                                           \
-    { MLKEM_NAMES_##bits, "provider=mlkem,input=der,structure=" structure,      \
+    { MLKEM_PROV_NAMES(bits), "provider=mlkem,input=der,structure=" structure,      \
       dec_##bits##_##tag##_functions, NULL }
 
+#define DEC_ALGS_SET(bits, variant)                                             \
+    DEC_ALG(bits, spki, "SubjectPublicKeyInfo"),                                \
+    DEC_ALG(bits, pki, "PrivateKeyInfo"),
 const OSSL_ALGORITHM mlkem_prov_decoders[] = {
-    DEC_ALG(512, spki, "SubjectPublicKeyInfo"),
-    DEC_ALG(512, pki, "PrivateKeyInfo"),
-    DEC_ALG(768, spki, "SubjectPublicKeyInfo"),
-    DEC_ALG(768, pki, "PrivateKeyInfo"),
-    DEC_ALG(1024, spki, "SubjectPublicKeyInfo"),
-    DEC_ALG(1024, pki, "PrivateKeyInfo"),
+    MLKEM_PROV_SETS(DEC_ALGS_SET)
     { NULL, NULL, NULL, NULL }
 };

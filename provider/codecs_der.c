@@ -1,36 +1,105 @@
 /*
- * codecs_der.c: strict DER writer and reader for ML-KEM SubjectPublicKeyInfo
- * and PrivateKeyInfo (see codecs_der.h for the references and the layouts).
+ * codecs_der.c: ML-KEM SubjectPublicKeyInfo and PrivateKeyInfo (see
+ * codecs_der.h for the references and the layouts).
  *
- * Writer: every structure here has a fixed shape, so it is emitted with a
- * tag-length helper. Reader: a TLV cursor that accepts only DER (definite,
- * minimal lengths, low tag numbers) and requires every container to be
- * consumed exactly, so truncated input, garbage and trailing bytes fail.
+ * Outer structures: libcrypto. SPKI is written with X509_PUBKEY_set0_param
+ * and i2d_X509_PUBKEY; PrivateKeyInfo with PKCS8_pkey_set0 and
+ * i2d_PKCS8_PRIV_KEY_INFO, and read back with d2i_PKCS8_PRIV_KEY_INFO.
+ * SPKI is read with a two-field ASN.1 template (AlgorithmIdentifier, BIT
+ * STRING) rather than d2i_X509_PUBKEY: OpenSSL 3.x's d2i_X509_PUBKEY also
+ * decodes the key it parsed through the decoders of the default library
+ * context, which would call this provider's SPKI decoder again from inside
+ * itself. AlgorithmIdentifier parameters are absent (V_ASN1_UNDEF) [LAMPS].
+ *
+ * By hand: the ML-KEM private-key CHOICE inside the privateKey OCTET
+ * STRING, and a lenient look at the first headers (through libcrypto's
+ * ASN1_get_object) that tells our input from another algorithm's even when
+ * it is truncated, so that a damaged ML-KEM key fails with our reason
+ * instead of "unsupported".
+ *
+ * Private keys: the DER a writer returns is in secure memory. libcrypto
+ * builds the outer structure around a zero placeholder of the CHOICE's
+ * length (privateKey is the last field of a v0 PrivateKeyInfo without
+ * attributes, so its content is the last bytes of the encoding), and the
+ * secret bytes are then written straight into the secure buffer. The
+ * reader lets d2i_PKCS8_PRIV_KEY_INFO parse the input (its copy of the
+ * private key is cleansed when freed) and points into the caller's input.
  */
 #include "provider/codecs_der.h"
 
 #include <string.h>
 
-/* id-alg-ml-kem-512/768/1024 = 2.16.840.1.101.3.4.4.{1,2,3} [LAMPS]: the
- * content octets of the OID share this prefix and end in the set number. */
-static const uint8_t mlkem_oid_arc[8] = {
-    0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x04
-};
-#define MLKEM_OID_LEN 9
+#include <openssl/asn1.h>
+#include <openssl/asn1t.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/objects.h>
+#include <openssl/x509.h>
 
-#define TAG_INTEGER 0x02
-#define TAG_BIT_STRING 0x03
 #define TAG_OCTET_STRING 0x04
-#define TAG_OID 0x06
 #define TAG_SEQUENCE 0x30
 #define TAG_CTX0_PRIM 0x80 /* [0] IMPLICIT OCTET STRING: the seed choice */
 
-static uint8_t oid_last(const mlkem_params *p)
+/* id-alg-ml-kem-N as an ASN1_OBJECT (prov.h's dotted OIDs); free it. */
+static ASN1_OBJECT *set_oid(const mlkem_params *p)
 {
-    return (uint8_t)(p->variant - MLKEM_512 + 1);
+    const char *oid = NULL;
+
+#define OID_CASE(bits, v)                                                      \
+    case v:                                                                    \
+        oid = MLKEM_PROV_OID(bits);                                            \
+        break;
+    switch (p->variant) {
+        MLKEM_PROV_SETS(OID_CASE)
+    }
+#undef OID_CASE
+    return oid != NULL ? OBJ_txt2obj(oid, 1) : NULL;
 }
 
-/* ---- Writer ---------------------------------------------------------------- */
+/* ---- SubjectPublicKeyInfo --------------------------------------------------- */
+
+int mlkem_der_spki_encode(const mlkem_params *p, const uint8_t *ek,
+                          uint8_t **der, size_t *len)
+{
+    X509_PUBKEY *pub = X509_PUBKEY_new();
+    ASN1_OBJECT *oid = set_oid(p);
+    unsigned char *key = OPENSSL_memdup(ek, p->ek_bytes);
+    unsigned char *out = NULL;
+    int n = 0;
+
+    *der = NULL;
+    *len = 0;
+    if (pub == NULL || oid == NULL || key == NULL
+        || !X509_PUBKEY_set0_param(pub, oid, V_ASN1_UNDEF, NULL, key,
+                                   (int)p->ek_bytes)) {
+        ASN1_OBJECT_free(oid);
+        OPENSSL_free(key);
+        X509_PUBKEY_free(pub);
+        return 0;
+    }
+    /* oid and key belong to pub now; BIT STRING with 0 unused bits. */
+    n = i2d_X509_PUBKEY(pub, &out);
+    X509_PUBKEY_free(pub);
+    if (n <= 0)
+        return 0;
+    *der = out;
+    *len = (size_t)n;
+    return 1;
+}
+
+/* SEQUENCE { AlgorithmIdentifier, BIT STRING }, without X509_PUBKEY's
+ * decoding of the key (see the top of the file). */
+typedef struct {
+    X509_ALGOR *algorithm;
+    ASN1_BIT_STRING *public_key;
+} MLKEM_SPKI;
+
+ASN1_SEQUENCE(MLKEM_SPKI) = {
+    ASN1_SIMPLE(MLKEM_SPKI, algorithm, X509_ALGOR),
+    ASN1_SIMPLE(MLKEM_SPKI, public_key, ASN1_BIT_STRING)
+} static_ASN1_SEQUENCE_END(MLKEM_SPKI)
+
+/* ---- The private-key CHOICE (by hand) ---------------------------------------- */
 
 /* Bytes taken by a tag and a DER length of len (len < 65536 here). */
 static size_t hdr_len(size_t len)
@@ -66,42 +135,8 @@ static uint8_t *put_tlv(uint8_t *out, uint8_t tag, const uint8_t *v, size_t len)
     return out + len;
 }
 
-/* AlgorithmIdentifier { id-alg-ml-kem-N } with parameters absent. */
-static size_t algid_len(void)
-{
-    return tlv_len(tlv_len(MLKEM_OID_LEN));
-}
-
-static uint8_t *put_algid(uint8_t *out, const mlkem_params *p)
-{
-    out = put_hdr(out, TAG_SEQUENCE, tlv_len(MLKEM_OID_LEN));
-    out = put_hdr(out, TAG_OID, MLKEM_OID_LEN);
-    memcpy(out, mlkem_oid_arc, sizeof(mlkem_oid_arc));
-    out[sizeof(mlkem_oid_arc)] = oid_last(p);
-    return out + MLKEM_OID_LEN;
-}
-
-size_t mlkem_der_spki_len(const mlkem_params *p)
-{
-    /* SEQUENCE { AlgorithmIdentifier, BIT STRING { 0 unused bits, ek } } */
-    return tlv_len(algid_len() + tlv_len(1 + p->ek_bytes));
-}
-
-size_t mlkem_der_spki_write(const mlkem_params *p, const uint8_t *ek,
-                            uint8_t *out)
-{
-    uint8_t *o = out;
-
-    o = put_hdr(o, TAG_SEQUENCE, algid_len() + tlv_len(1 + p->ek_bytes));
-    o = put_algid(o, p);
-    o = put_hdr(o, TAG_BIT_STRING, 1 + p->ek_bytes);
-    *o++ = 0x00; /* unused bits */
-    memcpy(o, ek, p->ek_bytes);
-    o += p->ek_bytes;
-    return (size_t)(o - out);
-}
-
-/* Length of the ML-KEM-PrivateKey bytes inside the privateKey OCTET STRING. */
+/* Length of the ML-KEM-PrivateKey bytes inside the privateKey OCTET STRING
+ * (0 for an unknown format). */
 static size_t inner_len(const mlkem_params *p, mlkem_fmt fmt)
 {
     switch (fmt) {
@@ -122,86 +157,203 @@ static size_t inner_len(const mlkem_params *p, mlkem_fmt fmt)
     }
 }
 
-/* SEQUENCE { INTEGER 0, AlgorithmIdentifier, OCTET STRING { inner } } */
-static size_t pkcs8_body_len(size_t inner)
+/* Write the CHOICE (inner_len(p, fmt) bytes). The inputs were checked. */
+static void put_inner(uint8_t *o, const mlkem_params *p, mlkem_fmt fmt,
+                      const uint8_t *seed, const uint8_t *dk,
+                      const uint8_t *ek)
 {
-    return 3 + algid_len() + tlv_len(inner);
+    switch (fmt) {
+    case MLKEM_FMT_SEED_PRIV: /* both SEQUENCE { seed, expandedKey } */
+        o = put_hdr(o, TAG_SEQUENCE,
+                    tlv_len(MLKEM_SEED_BYTES) + tlv_len(p->dk_bytes));
+        o = put_tlv(o, TAG_OCTET_STRING, seed, MLKEM_SEED_BYTES);
+        put_tlv(o, TAG_OCTET_STRING, dk, p->dk_bytes);
+        break;
+    case MLKEM_FMT_SEED_ONLY: /* seed [0] IMPLICIT OCTET STRING */
+        put_tlv(o, TAG_CTX0_PRIM, seed, MLKEM_SEED_BYTES);
+        break;
+    case MLKEM_FMT_PRIV_ONLY: /* expandedKey OCTET STRING */
+        put_tlv(o, TAG_OCTET_STRING, dk, p->dk_bytes);
+        break;
+    case MLKEM_FMT_OQS_KEYPAIR: /* OCTET STRING dk || ek */
+        o = put_hdr(o, TAG_OCTET_STRING, p->dk_bytes + p->ek_bytes);
+        memcpy(o, dk, p->dk_bytes);
+        memcpy(o + p->dk_bytes, ek, p->ek_bytes);
+        break;
+    case MLKEM_FMT_BARE_SEED:
+        memcpy(o, seed, MLKEM_SEED_BYTES);
+        break;
+    case MLKEM_FMT_BARE_PRIV:
+        memcpy(o, dk, p->dk_bytes);
+        break;
+    default:
+        break;
+    }
 }
 
-size_t mlkem_der_pkcs8_len(const mlkem_params *p, mlkem_fmt fmt)
-{
-    size_t inner = inner_len(p, fmt);
+/* ---- PrivateKeyInfo ----------------------------------------------------------- */
 
-    return inner == 0 ? 0 : tlv_len(pkcs8_body_len(inner));
+/*
+ * PrivateKeyInfo { version 0, id-alg-ml-kem-N, privateKey = il zero bytes }
+ * from libcrypto into a new secure buffer (*der, *len). The privateKey
+ * content is its last il bytes.
+ */
+static int pkcs8_outer(const mlkem_params *p, size_t il, uint8_t **der,
+                       size_t *len)
+{
+    PKCS8_PRIV_KEY_INFO *p8 = PKCS8_PRIV_KEY_INFO_new();
+    ASN1_OBJECT *oid = set_oid(p);
+    unsigned char *placeholder = OPENSSL_zalloc(il);
+    unsigned char *out = NULL, *q;
+    int n = 0, ok = 0;
+
+    *der = NULL;
+    *len = 0;
+    if (p8 == NULL || oid == NULL || placeholder == NULL
+        || !PKCS8_pkey_set0(p8, oid, 0, V_ASN1_UNDEF, NULL, placeholder,
+                            (int)il)) {
+        ASN1_OBJECT_free(oid);
+        OPENSSL_free(placeholder);
+        goto end;
+    }
+    /* oid and placeholder belong to p8 now. */
+    if ((n = i2d_PKCS8_PRIV_KEY_INFO(p8, NULL)) <= 0
+        || (size_t)n < il
+        || (out = OPENSSL_secure_malloc((size_t)n)) == NULL)
+        goto end;
+    q = out;
+    if (i2d_PKCS8_PRIV_KEY_INFO(p8, &q) != n) {
+        OPENSSL_secure_clear_free(out, (size_t)n);
+        goto end;
+    }
+    *der = out;
+    *len = (size_t)n;
+    ok = 1;
+end:
+    PKCS8_PRIV_KEY_INFO_free(p8);
+    return ok;
 }
 
-size_t mlkem_der_pkcs8_write(const mlkem_params *p, mlkem_fmt fmt,
-                             const uint8_t *seed, const uint8_t *dk,
-                             const uint8_t *ek, uint8_t *out)
+int mlkem_der_pkcs8_encode(const mlkem_params *p, mlkem_fmt fmt,
+                           const uint8_t *seed, const uint8_t *dk,
+                           const uint8_t *ek, uint8_t **der, size_t *len)
 {
-    static const uint8_t version0[3] = { TAG_INTEGER, 0x01, 0x00 };
-    size_t inner = inner_len(p, fmt);
+    size_t il = inner_len(p, fmt);
     int need_seed = fmt == MLKEM_FMT_SEED_PRIV || fmt == MLKEM_FMT_SEED_ONLY
                     || fmt == MLKEM_FMT_BARE_SEED;
     int need_dk = fmt == MLKEM_FMT_SEED_PRIV || fmt == MLKEM_FMT_PRIV_ONLY
                   || fmt == MLKEM_FMT_OQS_KEYPAIR || fmt == MLKEM_FMT_BARE_PRIV;
-    uint8_t *o = out;
 
-    if (inner == 0 || (need_seed && seed == NULL) || (need_dk && dk == NULL)
+    *der = NULL;
+    *len = 0;
+    if (il == 0 || (need_seed && seed == NULL) || (need_dk && dk == NULL)
         || (fmt == MLKEM_FMT_OQS_KEYPAIR && ek == NULL))
         return 0;
-
-    o = put_hdr(o, TAG_SEQUENCE, pkcs8_body_len(inner));
-    memcpy(o, version0, sizeof(version0));
-    o += sizeof(version0);
-    o = put_algid(o, p);
-    o = put_hdr(o, TAG_OCTET_STRING, inner);
-    switch (fmt) {
-    case MLKEM_FMT_SEED_PRIV:
-        o = put_hdr(o, TAG_SEQUENCE,
-                    tlv_len(MLKEM_SEED_BYTES) + tlv_len(p->dk_bytes));
-        o = put_tlv(o, TAG_OCTET_STRING, seed, MLKEM_SEED_BYTES);
-        o = put_tlv(o, TAG_OCTET_STRING, dk, p->dk_bytes);
-        break;
-    case MLKEM_FMT_SEED_ONLY:
-        o = put_tlv(o, TAG_CTX0_PRIM, seed, MLKEM_SEED_BYTES);
-        break;
-    case MLKEM_FMT_PRIV_ONLY:
-        o = put_tlv(o, TAG_OCTET_STRING, dk, p->dk_bytes);
-        break;
-    case MLKEM_FMT_OQS_KEYPAIR:
-        o = put_hdr(o, TAG_OCTET_STRING, p->dk_bytes + p->ek_bytes);
-        memcpy(o, dk, p->dk_bytes);
-        memcpy(o + p->dk_bytes, ek, p->ek_bytes);
-        o += p->dk_bytes + p->ek_bytes;
-        break;
-    case MLKEM_FMT_BARE_SEED:
-        memcpy(o, seed, MLKEM_SEED_BYTES);
-        o += MLKEM_SEED_BYTES;
-        break;
-    case MLKEM_FMT_BARE_PRIV:
-        memcpy(o, dk, p->dk_bytes);
-        o += p->dk_bytes;
-        break;
-    default:
+    if (!pkcs8_outer(p, il, der, len))
         return 0;
-    }
-    return (size_t)(o - out);
+    put_inner(*der + *len - il, p, fmt, seed, dk, ek);
+    return 1;
 }
 
-/* ---- Reader ---------------------------------------------------------------- */
+/* ---- Readers -------------------------------------------------------------------- */
 
+/*
+ * Classify possibly truncated input: MLKEM_DER_OK when, after the outer
+ * SEQUENCE header (and in PrivateKeyInfo the version INTEGER), an
+ * AlgorithmIdentifier SEQUENCE starts with this set's OID; otherwise
+ * MLKEM_DER_NOT_MINE (another algorithm, another ML-KEM set, another
+ * structure, or unreadable). Headers come from ASN1_get_object, whose
+ * "content runs past the end" is tolerated here; the errors it raises are
+ * dropped.
+ */
+static int is_mine(const mlkem_params *p, const uint8_t *in, size_t len,
+                   int pkcs8)
+{
+    const unsigned char *q = in, *start;
+    long left = (long)len, clen;
+    int tag, cls, r, mine = 0;
+    ASN1_OBJECT *oid = NULL;
+
+    ERR_set_mark();
+    /* outer SEQUENCE */
+    start = q;
+    r = ASN1_get_object(&q, &clen, &tag, &cls, left);
+    if (q == start || !(r & V_ASN1_CONSTRUCTED) || tag != V_ASN1_SEQUENCE
+        || cls != V_ASN1_UNIVERSAL)
+        goto end;
+    left -= (long)(q - start);
+    /* version INTEGER, whole */
+    if (pkcs8) {
+        start = q;
+        r = ASN1_get_object(&q, &clen, &tag, &cls, left);
+        if (q == start || (r & 0x80) || tag != V_ASN1_INTEGER)
+            goto end;
+        left -= (long)(q - start) + clen;
+        q += clen;
+    }
+    /* AlgorithmIdentifier SEQUENCE, then the OID, whole */
+    start = q;
+    r = ASN1_get_object(&q, &clen, &tag, &cls, left);
+    if (q == start || !(r & V_ASN1_CONSTRUCTED) || tag != V_ASN1_SEQUENCE)
+        goto end;
+    left -= (long)(q - start);
+    start = q;
+    r = ASN1_get_object(&q, &clen, &tag, &cls, left);
+    if (q == start || (r & 0x80) || tag != V_ASN1_OBJECT)
+        goto end;
+    if ((oid = set_oid(p)) != NULL && (size_t)clen == (size_t)OBJ_length(oid)
+        && memcmp(q, OBJ_get0_data(oid), (size_t)clen) == 0)
+        mine = 1;
+end:
+    ASN1_OBJECT_free(oid);
+    ERR_pop_to_mark();
+    return mine ? MLKEM_DER_OK : MLKEM_DER_NOT_MINE;
+}
+
+int mlkem_der_spki_read(const mlkem_params *p, const uint8_t *in, size_t len,
+                        const uint8_t **ek)
+{
+    const unsigned char *q = in;
+    MLKEM_SPKI *spki = NULL;
+    uint8_t *canon = NULL;
+    size_t canon_len = 0;
+    int r = MLKEM_R_BAD_ENCODING;
+
+    if (len > MLKEM_DER_MAX_INPUT || is_mine(p, in, len, 0) != MLKEM_DER_OK)
+        return MLKEM_DER_NOT_MINE;
+    ERR_set_mark();
+    spki = (MLKEM_SPKI *)ASN1_item_d2i(NULL, &q, (long)len,
+                                       ASN1_ITEM_rptr(MLKEM_SPKI));
+    if (spki == NULL || q != in + len)
+        goto end; /* malformed, truncated, or trailing bytes */
+    if ((size_t)ASN1_STRING_length(spki->public_key) != p->ek_bytes) {
+        r = MLKEM_R_BAD_KEY_LENGTH;
+        goto end;
+    }
+    /* DER, 0 unused bits, parameters absent: the input is exactly what we
+     * would write for this ek. */
+    if (!mlkem_der_spki_encode(p, ASN1_STRING_get0_data(spki->public_key),
+                               &canon, &canon_len)
+        || canon_len != len || memcmp(canon, in, len) != 0)
+        goto end;
+    *ek = in + len - p->ek_bytes;
+    r = MLKEM_DER_OK;
+end:
+    OPENSSL_free(canon);
+    ASN1_item_free((ASN1_VALUE *)spki, ASN1_ITEM_rptr(MLKEM_SPKI));
+    ERR_pop_to_mark();
+    return r;
+}
+
+/* A DER TLV cursor for the private-key CHOICE: strict (definite, minimal
+ * lengths, low tag numbers), every container consumed exactly. */
 typedef struct {
     const uint8_t *p;
     size_t n; /* bytes left */
 } der_cur;
 
-/*
- * Take one TLV with tag `tag` from c into *v. Strict DER: low tag number,
- * definite length in minimal form (short form below 128, no leading zero
- * octets), at most two length octets (every structure here is < 64 KiB),
- * content within the input. Returns 1 or 0 (malformed or another tag).
- */
+/* Take one TLV with tag `tag` from c into *v: 1, or 0 (malformed, another
+ * tag, or past the end). At most two length octets (all < 64 KiB here). */
 static int take(der_cur *c, uint8_t tag, der_cur *v)
 {
     size_t len, hl;
@@ -231,91 +383,6 @@ static int take(der_cur *c, uint8_t tag, der_cur *v)
     c->p += hl + len;
     c->n -= hl + len;
     return 1;
-}
-
-/*
- * Lenient header step for classifying possibly truncated input: accept a
- * tag and a well-formed length header and continue inside with whatever
- * content is present. Used only to find the AlgorithmIdentifier's OID.
- */
-static int enter(der_cur *c, uint8_t tag)
-{
-    size_t hl;
-
-    if (c->n < 2 || c->p[0] != tag)
-        return 0;
-    if (c->p[1] < 0x80)
-        hl = 2;
-    else if (c->p[1] == 0x81)
-        hl = 3;
-    else if (c->p[1] == 0x82)
-        hl = 4;
-    else
-        return 0;
-    if (c->n < hl)
-        return 0;
-    c->p += hl;
-    c->n -= hl;
-    return 1;
-}
-
-/*
- * Classify by the OID after the lenient path: MLKEM_DER_OK if it is this
- * set's id-alg-ml-kem OID, MLKEM_DER_NOT_MINE otherwise (another algorithm,
- * another ML-KEM set, another structure, or unreadable).
- */
-static int is_mine(const mlkem_params *p, der_cur c, int pkcs8)
-{
-    der_cur v;
-
-    if (!enter(&c, TAG_SEQUENCE))
-        return MLKEM_DER_NOT_MINE;
-    if (pkcs8 && !take(&c, TAG_INTEGER, &v))
-        return MLKEM_DER_NOT_MINE;
-    if (!enter(&c, TAG_SEQUENCE) || !take(&c, TAG_OID, &v))
-        return MLKEM_DER_NOT_MINE;
-    if (v.n != MLKEM_OID_LEN
-        || memcmp(v.p, mlkem_oid_arc, sizeof(mlkem_oid_arc)) != 0
-        || v.p[sizeof(mlkem_oid_arc)] != oid_last(p))
-        return MLKEM_DER_NOT_MINE;
-    return MLKEM_DER_OK;
-}
-
-/* AlgorithmIdentifier with exactly our OID and no parameters. */
-static int take_algid(der_cur *c, const mlkem_params *p)
-{
-    der_cur a, oid;
-
-    if (!take(c, TAG_SEQUENCE, &a) || !take(&a, TAG_OID, &oid))
-        return MLKEM_R_BAD_ENCODING;
-    if (oid.n != MLKEM_OID_LEN
-        || memcmp(oid.p, mlkem_oid_arc, sizeof(mlkem_oid_arc)) != 0
-        || oid.p[sizeof(mlkem_oid_arc)] != oid_last(p))
-        return MLKEM_R_WRONG_ALGORITHM;
-    if (a.n != 0) /* parameters MUST be absent [LAMPS] */
-        return MLKEM_R_BAD_ENCODING;
-    return MLKEM_DER_OK;
-}
-
-int mlkem_der_spki_read(const mlkem_params *p, const uint8_t *in, size_t len,
-                        const uint8_t **ek)
-{
-    der_cur c = { in, len }, spki, bits;
-    int r;
-
-    if (len > MLKEM_DER_MAX_INPUT || is_mine(p, c, 0) != MLKEM_DER_OK)
-        return MLKEM_DER_NOT_MINE;
-    if (!take(&c, TAG_SEQUENCE, &spki) || c.n != 0)
-        return MLKEM_R_BAD_ENCODING; /* truncated, or trailing bytes */
-    if ((r = take_algid(&spki, p)) != MLKEM_DER_OK)
-        return r;
-    if (!take(&spki, TAG_BIT_STRING, &bits) || spki.n != 0 || bits.n < 1
-        || bits.p[0] != 0x00)
-        return MLKEM_R_BAD_ENCODING;
-    if (bits.n - 1 != p->ek_bytes)
-        return MLKEM_R_BAD_KEY_LENGTH;
-    *ek = bits.p + 1;
-    return MLKEM_DER_OK;
 }
 
 /* The ML-KEM-PrivateKey CHOICE, or one of the bare / oqskeypair forms. The
@@ -386,23 +453,33 @@ static int read_inner(const mlkem_params *p, der_cur in, mlkem_der_priv *out)
 int mlkem_der_pkcs8_read(const mlkem_params *p, const uint8_t *in, size_t len,
                          mlkem_der_priv *out)
 {
-    der_cur c = { in, len }, pki, ver, key;
-    int r;
+    const unsigned char *q = in, *pk = NULL;
+    PKCS8_PRIV_KEY_INFO *p8 = NULL;
+    uint8_t *canon = NULL;
+    size_t canon_len = 0, il = 0;
+    int pklen = 0, r = MLKEM_R_BAD_ENCODING;
 
     memset(out, 0, sizeof(*out));
-    if (len > MLKEM_DER_MAX_INPUT || is_mine(p, c, 1) != MLKEM_DER_OK)
+    if (len > MLKEM_DER_MAX_INPUT || is_mine(p, in, len, 1) != MLKEM_DER_OK)
         return MLKEM_DER_NOT_MINE;
-    if (!take(&c, TAG_SEQUENCE, &pki) || c.n != 0)
-        return MLKEM_R_BAD_ENCODING; /* truncated, or trailing bytes */
-    /* version v1(0) only: OpenSSL writes v0 PrivateKeyInfo; a v2 key with
-     * a publicKey field, and attributes, are rejected below. */
-    if (!take(&pki, TAG_INTEGER, &ver) || ver.n != 1 || ver.p[0] != 0)
-        return MLKEM_R_BAD_ENCODING;
-    if ((r = take_algid(&pki, p)) != MLKEM_DER_OK)
-        return r;
-    if (!take(&pki, TAG_OCTET_STRING, &key) || pki.n != 0)
-        return MLKEM_R_BAD_ENCODING;
-    r = read_inner(p, key, out);
+    ERR_set_mark();
+    p8 = d2i_PKCS8_PRIV_KEY_INFO(NULL, &q, (long)len);
+    if (p8 == NULL || q != in + len
+        || !PKCS8_pkey_get0(NULL, &pk, &pklen, NULL, p8) || pklen < 0)
+        goto end; /* malformed, truncated, or trailing bytes */
+    il = (size_t)pklen;
+    /* Version 0 (OpenSSL writes v0 PrivateKeyInfo; a v2 key and
+     * attributes are refused), parameters absent, DER: the input is
+     * exactly what we would write around privateKey, whose content is
+     * then the input's last il bytes. */
+    if (!pkcs8_outer(p, il, &canon, &canon_len) || canon_len != len
+        || memcmp(canon, in, len - il) != 0)
+        goto end;
+    r = read_inner(p, (der_cur){ in + len - il, il }, out);
+end:
+    OPENSSL_secure_clear_free(canon, canon_len);
+    PKCS8_PRIV_KEY_INFO_free(p8); /* cleanses its copy of the key */
+    ERR_pop_to_mark();
     if (r != MLKEM_DER_OK)
         memset(out, 0, sizeof(*out));
     return r;

@@ -1,6 +1,9 @@
 /*
- * codecs_der.h: the DER forms of ML-KEM keys (a small, strict writer and
- * reader for exactly these structures; no general ASN.1).
+ * codecs_der.h: the DER forms of ML-KEM keys. libcrypto builds and parses
+ * the outer SubjectPublicKeyInfo and PrivateKeyInfo; this file adds only
+ * the ML-KEM private-key CHOICE (and OpenSSL 3.5's three extra private
+ * forms) inside PrivateKeyInfo's privateKey, and the rules that make a
+ * reader strict.
  *
  * References
  *   [SPKI]   RFC 5280 §4.1.2.7, SubjectPublicKeyInfo.
@@ -15,15 +18,18 @@
  *            "oqskeypair" (dk || ek), "bare-seed" and "bare-priv" forms
  *            (see /work/shared/notes/openssl.md §6).
  *
- * Everything here is pure byte work on public layout information: lengths
- * and tags are public, so branching on them is fine. Key bytes are copied
- * or pointed to, never inspected (except the oqskeypair ek comparison, on
+ * Everything here is byte work on public layout information: lengths and
+ * tags are public, so branching on them is fine. Key bytes are copied or
+ * pointed to, never inspected (except the oqskeypair ek comparison, on
  * public data).
  *
- * Readers return MLKEM_DER_OK, MLKEM_DER_NOT_MINE (the input is not an
- * ML-KEM key of this parameter set in this structure: let other decoders
- * try it), or a MLKEM_R_* reason (the input names this parameter set's OID
- * but is malformed: a fatal decoding error).
+ * Readers accept DER only: the input must be byte for byte what the writer
+ * here produces for the parsed key (libcrypto's d2i accepts some BER, such
+ * as long-form lengths; re-encoding and comparing rejects it). They return
+ * MLKEM_DER_OK, MLKEM_DER_NOT_MINE (the input is not an ML-KEM key of this
+ * parameter set in this structure: let other decoders try it), or a
+ * MLKEM_R_* reason (the input names this parameter set's OID but is
+ * malformed: a fatal decoding error). They leave no error on the queue.
  */
 #ifndef MLKEM_PROVIDER_CODECS_DER_H
 #define MLKEM_PROVIDER_CODECS_DER_H
@@ -41,22 +47,19 @@
  * is 4766 bytes); readers see inputs longer than this as not theirs. */
 #define MLKEM_DER_MAX_INPUT 8192
 
-/* Sizes of the encodings (0 for an unknown format). */
-size_t mlkem_der_spki_len(const mlkem_params *p);
-size_t mlkem_der_pkcs8_len(const mlkem_params *p, mlkem_fmt fmt);
+/* SubjectPublicKeyInfo for ek (p->ek_bytes) into a new OPENSSL_malloc'ed
+ * buffer *der of *len bytes. 1, or 0 (no memory). */
+int mlkem_der_spki_encode(const mlkem_params *p, const uint8_t *ek,
+                          uint8_t **der, size_t *len);
 
-/* Write SubjectPublicKeyInfo for ek (p->ek_bytes) into out, which has
- * mlkem_der_spki_len(p) bytes. Returns the length written. */
-size_t mlkem_der_spki_write(const mlkem_params *p, const uint8_t *ek,
-                            uint8_t *out);
-
-/* Write PrivateKeyInfo in format fmt into out (mlkem_der_pkcs8_len bytes).
- * seed (64 bytes) is read by the seed formats, dk by the dk formats, ek by
- * oqskeypair; the others may be NULL. Returns the length written, 0 for a
- * missing input or an unknown format. */
-size_t mlkem_der_pkcs8_write(const mlkem_params *p, mlkem_fmt fmt,
-                             const uint8_t *seed, const uint8_t *dk,
-                             const uint8_t *ek, uint8_t *out);
+/* PrivateKeyInfo in format fmt into a new OPENSSL_secure_malloc'ed buffer
+ * *der of *len bytes (free it with OPENSSL_secure_clear_free). seed (64
+ * bytes) is read by the seed formats, dk by the dk formats, ek by
+ * oqskeypair; the others may be NULL. 1, or 0 for a missing input, an
+ * unknown format or no memory. */
+int mlkem_der_pkcs8_encode(const mlkem_params *p, mlkem_fmt fmt,
+                           const uint8_t *seed, const uint8_t *dk,
+                           const uint8_t *ek, uint8_t **der, size_t *len);
 
 /* Parse SubjectPublicKeyInfo; on MLKEM_DER_OK *ek points into in
  * (p->ek_bytes). */

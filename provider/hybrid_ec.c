@@ -2,11 +2,14 @@
  * hybrid_ec.c: the table of hybrid groups and their classical half, thin
  * EVP glue over the default provider (fetched in the provider's child
  * library context): key generation, validation of an untrusted share, and
- * ECDH / X25519. No curve arithmetic here.
+ * ECDH / X25519 / X448. No curve arithmetic here.
  *
  * References
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem, §4 (the groups and their sizes).
- *   [RFC7748] X25519: §5 (decoding u, bit 255 masked), §6.1 (all-zero check).
+ *   [RFC7748] X25519 / X448: §5 (decoding u; X25519 masks bit 255), §6.1 /
+ *             §6.2 (all-zero check).
+ *   [OSSL35]  OpenSSL 3.5 mlx_kmgmt.c: X448MLKEM1024 = ML-KEM-1024 + X448,
+ *             ML-KEM part first, 56-byte X448 share and secret.
  *   [SP56A]   NIST SP 800-56A Rev. 3, §5.6.2.3.4 (ECC partial public key
  *             validation; enough for P-256 / P-384, whose cofactor is 1).
  *   [SEC1]    SEC 1 v2, §2.3.3 (uncompressed point encoding, 0x04 || X || Y).
@@ -22,7 +25,8 @@
 #include "provider/hybrid.h"
 #include "provider/prov.h"
 
-/* ---- The three hybrids ([HYB] §4; sizes from FIPS 203 Table 3, SEC1) ---- */
+/* ---- The hybrids ([HYB] §4, [OSSL35]; sizes from FIPS 203 Table 3, SEC1,
+ * RFC 7748) ---- */
 
 const mlkem_hybrid_info mlkem_hybrid_x25519mlkem768 = {
     "X25519MLKEM768", "X25519", NULL, MLKEM_768, 32, 32, 1
@@ -32,6 +36,9 @@ const mlkem_hybrid_info mlkem_hybrid_secp256r1mlkem768 = {
 };
 const mlkem_hybrid_info mlkem_hybrid_secp384r1mlkem1024 = {
     "SecP384r1MLKEM1024", "EC", "P-384", MLKEM_1024, 97, 48, 0
+};
+const mlkem_hybrid_info mlkem_hybrid_x448mlkem1024 = {
+    "X448MLKEM1024", "X448", NULL, MLKEM_1024, 56, 56, 1
 };
 
 size_t mlkem_hybrid_pub_bytes(const mlkem_hybrid_info *info)
@@ -79,13 +86,50 @@ static const uint8_t x25519_small_order[7][32] = {
      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
 };
 
-/* 1 if the X25519 public value u (public data: the peer's share) has small
- * order, ignoring bit 255 ([RFC7748] §5). */
-static int x25519_is_small_order(const uint8_t u[32])
+/*
+ * u-coordinates of the X448 points whose order divides 4 (the cofactor),
+ * as 56-byte little-endian strings: 0, 1, p - 1, and the non-canonical
+ * p and p + 1 (p = 2^448 - 2^224 - 1; X448 uses all 448 bits, [RFC7748]
+ * §5). With a scalar that is a multiple of 4, exactly these give the
+ * all-zero secret of [RFC7748] §6.2. test/tls/test_hybrid_kem.c checks each
+ * against the default provider.
+ */
+static const uint8_t x448_small_order[5][56] = {
+    {0},
+    {1},
+    /* p - 1 */
+    {0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+    /* p */
+    {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+    /* p + 1 */
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+     0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+};
+
+/* 1 if the X25519 / X448 public value u (public data: the peer's share)
+ * has small order (X25519: ignoring bit 255, [RFC7748] §5). */
+static int ecx_is_small_order(const mlkem_hybrid_info *info, const uint8_t *u)
 {
-    uint8_t v[32];
+    uint8_t v[56];
     size_t i;
 
+    if (info->ec_pub_bytes == 56) {
+        for (i = 0; i < sizeof(x448_small_order) / sizeof(x448_small_order[0]);
+             i++)
+            if (memcmp(u, x448_small_order[i], 56) == 0)
+                return 1;
+        return 0;
+    }
     memcpy(v, u, 32);
     v[31] &= 0x7f;
     for (i = 0; i < sizeof(x25519_small_order) / sizeof(x25519_small_order[0]); i++)
@@ -98,7 +142,7 @@ static int x25519_is_small_order(const uint8_t u[32])
  * the server, as libssl's ssl_generate_pkey does), the context comes from
  * its key management (no name lookup, no fetch: a measurable share of a
  * handshake on 3.0); without one, by name. EC key generation takes the
- * group from the template; X25519 has no domain parameters. */
+ * group from the template; X25519 and X448 have no domain parameters. */
 static EVP_PKEY *ec_keygen(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl)
 {
     const mlkem_hybrid_info *info = k->info;
@@ -135,7 +179,7 @@ int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
                                             pub, info->ec_pub_bytes, &len)
         || len != info->ec_pub_bytes) {
         EVP_PKEY_free(pkey);
-        MLKEM_RAISE_DATA(MLKEM_R_CLASSICAL_FAILED, "%s key generation",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_CLASSICAL_FAILED, "%s key generation",
                          info->ec_group != NULL ? info->ec_group : info->ec_alg);
         return 0;
     }
@@ -195,15 +239,17 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
     EVP_PKEY *pkey;
 
     if (len != info->ec_pub_bytes) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_POINT, "%s share of %zu bytes",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_POINT, "%s share of %zu bytes",
                          info->name, len);
         return 0;
     }
-    /* [RFC7748] §6.1: a small-order u would make the X25519 secret all
-     * zero whatever our scalar; refuse the share itself, so a TLS server
-     * answers illegal_parameter rather than failing later in encaps. */
-    if (info->ec_group == NULL && x25519_is_small_order(pub)) {
-        MLKEM_RAISE_DATA(MLKEM_R_ZERO_SHARED_SECRET, "small-order X25519 share");
+    /* [RFC7748] §6.1 / §6.2: a small-order u would make the X25519 / X448
+     * secret all zero whatever our scalar; refuse the share itself, so a
+     * TLS server answers illegal_parameter rather than failing later in
+     * encaps. */
+    if (info->ec_group == NULL && ecx_is_small_order(info, pub)) {
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_ZERO_SHARED_SECRET,
+                         "small-order %s share", info->ec_alg);
         return 0;
     }
     /* The default provider's own errors are replaced by ours. */
@@ -225,7 +271,7 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
     }
     ERR_pop_to_mark();
     if (pkey == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_POINT, "%s",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_POINT, "%s",
                          info->ec_group != NULL ? info->ec_group : info->ec_alg);
         return 0;
     }
@@ -250,20 +296,20 @@ int mlkem_hybrid_ec_derive(const MLKEM_HYBRID_KEY *k, EVP_PKEY *priv,
         || EVP_PKEY_derive(ctx, ss, &len) <= 0
         || len != info->ec_ss_bytes) {
         ERR_pop_to_mark();
-        MLKEM_RAISE_DATA(MLKEM_R_CLASSICAL_FAILED, "%s derive",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_CLASSICAL_FAILED, "%s derive",
                          info->ec_group != NULL ? info->ec_group : info->ec_alg);
         goto end;
     }
     ERR_pop_to_mark();
     if (info->ec_group == NULL) {
-        /* [RFC7748] §6.1 all-zero check, constant time over the secret
+        /* [RFC7748] §6.1 / §6.2 all-zero check, constant time over the secret
          * (only the one-bit outcome, which aborts the handshake, is
          * revealed). The default provider checks too; this is defence in
          * depth against a provider that does not. */
         for (i = 0; i < len; i++)
             acc |= ss[i];
         if (acc == 0) {
-            MLKEM_RAISE(MLKEM_R_ZERO_SHARED_SECRET);
+            MLKEM_RAISE(k->provctx, MLKEM_R_ZERO_SHARED_SECRET);
             goto end;
         }
     }

@@ -1,7 +1,7 @@
 /*
  * hybrid_kem.c: encapsulate / decapsulate for X25519MLKEM768,
- * SecP256r1MLKEM768 and SecP384r1MLKEM1024 (one KEM serves all three; the
- * key object says which).
+ * SecP256r1MLKEM768, SecP384r1MLKEM1024 and X448MLKEM1024 (one KEM serves
+ * all four; the key object says which).
  *
  * References
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem, §3: the server share is the ML-KEM
@@ -14,6 +14,7 @@
  *
  * Layouts (bytes; c = ML-KEM ciphertext, K = ML-KEM secret, P = point):
  *   X25519MLKEM768       ct = c 1088 || u 32      ss = K 32 || X25519 32
+ *   X448MLKEM1024        ct = c 1568 || u 56      ss = K 32 || X448 56
  *   SecP256r1MLKEM768    ct = P 65   || c 1088    ss = ECDH 32 || K 32
  *   SecP384r1MLKEM1024   ct = P 97   || c 1568    ss = ECDH 48 || K 32
  * Every function returns 1 or 0, never a negative value (the provider KEM
@@ -93,7 +94,7 @@ static int hkem_encapsulate_init(void *vctx, void *vkey, const OSSL_PARAM params
     if (ctx == NULL)
         return 0;
     if (!mlkem_hybrid_has_pub(key)) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     ctx->key = key;
@@ -108,7 +109,7 @@ static int hkem_decapsulate_init(void *vctx, void *vkey, const OSSL_PARAM params
     if (ctx == NULL)
         return 0;
     if (!mlkem_hybrid_has_priv(key)) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     ctx->key = key;
@@ -134,7 +135,7 @@ static int hkem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
     int ok = 0, err;
 
     if (ctx == NULL || (k = ctx->key) == NULL || !mlkem_hybrid_has_pub(k)) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx != NULL ? ctx->provctx : NULL, MLKEM_R_MISSING_KEY);
         return 0;
     }
     info = k->info;
@@ -151,7 +152,7 @@ static int hkem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
     }
     if (outlen == NULL || *outlen < ct_bytes || secret == NULL
         || secretlen == NULL || *secretlen < ss_bytes) {
-        MLKEM_RAISE(MLKEM_R_OUTPUT_TOO_SMALL);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_OUTPUT_TOO_SMALL);
         return 0;
     }
 
@@ -164,11 +165,11 @@ static int hkem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
 
     /* FIPS 203 Algorithm 20, line 1: m <- B^32 from an approved RBG. */
     if (!mlkem_prov_rand(k->provctx->libctx, m, sizeof(m))) {
-        MLKEM_RAISE(MLKEM_R_RANDOM_FAILED);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_RANDOM_FAILED);
         goto end;
     }
     if ((err = mlkem_key_encaps(k->ml, c, K, m)) != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(err);
+        mlkem_prov_raise_kernel_err(ctx->provctx, err);
         goto end;
     }
     /* The client's share is the template: same group, no fetch by name. */
@@ -208,7 +209,7 @@ static int hkem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
     int ok = 0, err;
 
     if (ctx == NULL || (k = ctx->key) == NULL || !mlkem_hybrid_has_priv(k)) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(ctx != NULL ? ctx->provctx : NULL, MLKEM_R_MISSING_KEY);
         return 0;
     }
     info = k->info;
@@ -220,11 +221,11 @@ static int hkem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
         return 1;
     }
     if (outlen == NULL || *outlen < ss_bytes) {
-        MLKEM_RAISE(MLKEM_R_OUTPUT_TOO_SMALL);
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_OUTPUT_TOO_SMALL);
         return 0;
     }
     if (in == NULL || inlen != mlkem_hybrid_ct_bytes(info)) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_CIPHERTEXT_LENGTH, "%s: %zu bytes, want %zu",
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_BAD_CIPHERTEXT_LENGTH, "%s: %zu bytes, want %zu",
                          info->name, inlen, mlkem_hybrid_ct_bytes(info));
         return 0;
     }
@@ -237,7 +238,7 @@ static int hkem_decapsulate(void *vctx, unsigned char *out, size_t *outlen,
     ec_ss = info->mlkem_first ? out + MLKEM_SS_BYTES : out;
 
     if ((err = mlkem_key_decaps(k->ml, K, c, c_len)) != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(err);
+        mlkem_prov_raise_kernel_err(ctx->provctx, err);
         goto end;
     }
     /* Our key pair is the template for the server's share. */

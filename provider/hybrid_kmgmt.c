@@ -1,6 +1,8 @@
 /*
  * hybrid_kmgmt.c: key management for the TLS 1.3 hybrid groups
- * X25519MLKEM768, SecP256r1MLKEM768 and SecP384r1MLKEM1024.
+ * X25519MLKEM768, SecP256r1MLKEM768 and SecP384r1MLKEM1024, and for
+ * X448MLKEM1024 (the same construction with X448 and ML-KEM-1024, which
+ * OpenSSL 3.5 and 4.0 offer as a KEM; it has no TLS codepoint).
  *
  * References
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem, §3 (construction), §4 (groups).
@@ -90,17 +92,16 @@ static void hyb_free(void *vkey)
 
     if (k == NULL)
         return;
-    /* mlkem_key_cleanse wipes the whole struct, so a plain secure free
-     * (no second 14 KiB wipe; the secure heap clears on free anyway). */
-    mlkem_key_cleanse(k->ml);
-    OPENSSL_secure_free(k->ml);
+    /* One wipe of the whole struct, whichever heap it came from (a
+     * mlkem_key_cleanse first would wipe it twice in the secure heap). */
+    OPENSSL_secure_clear_free(k->ml, sizeof(*k->ml));
     EVP_PKEY_free(k->ec);
     OPENSSL_free(k->propq);
     OPENSSL_free(k);
 }
 
-/* Encode the client share ([HYB] §3): ek || u for X25519MLKEM768, Q || ek
- * for the NIST-curve hybrids. out: mlkem_hybrid_pub_bytes(). */
+/* Encode the client share ([HYB] §3): ek || u for X25519MLKEM768 and
+ * X448MLKEM1024, Q || ek for the NIST-curve hybrids. out: mlkem_hybrid_pub_bytes(). */
 static void hyb_encode_pub(const MLKEM_HYBRID_KEY *k, uint8_t *out)
 {
     size_t ek = k->params->ek_bytes, ec = k->info->ec_pub_bytes;
@@ -124,18 +125,18 @@ static int hyb_load_pub(MLKEM_HYBRID_KEY *k, const uint8_t *in, size_t len)
     int err;
 
     if (mlkem_hybrid_has_pub(k) || k->ml->flags != 0) {
-        MLKEM_RAISE(MLKEM_R_KEY_NOT_EMPTY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_KEY_NOT_EMPTY);
         return 0;
     }
     if (len != ek + ec) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_KEY_LENGTH, "%s share: %zu bytes, want %zu",
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_KEY_LENGTH, "%s share: %zu bytes, want %zu",
                          k->info->name, len, ek + ec);
         return 0;
     }
     ek_in = k->info->mlkem_first ? in : in + ec;
     ec_in = k->info->mlkem_first ? in + ek : in;
     if ((err = mlkem_key_set_ek(k->ml, ek_in, ek)) != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(err);
+        mlkem_prov_raise_kernel_err(k->provctx, err);
         mlkem_key_cleanse(k->ml);
         return 0;
     }
@@ -245,13 +246,14 @@ static int hyb_get_params(void *vkey, OSSL_PARAM params[])
     if (k == NULL)
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) != NULL
-        && !OSSL_PARAM_set_int(p, (int)k->params->bits))
+        && !mlkem_prov_set_int(k->provctx, p, (int)k->params->bits))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) != NULL
-        && !OSSL_PARAM_set_int(p, (int)k->params->security_bits))
+        && !mlkem_prov_set_int(k->provctx, p, (int)k->params->security_bits))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != NULL
-        && !OSSL_PARAM_set_int(p, (int)mlkem_hybrid_ct_bytes(k->info)))
+        && !mlkem_prov_set_int(k->provctx, p,
+                               (int)mlkem_hybrid_ct_bytes(k->info)))
         return 0;
     for (i = 0; i < 2; i++) {
         uint8_t pub[MLKEM_HYBRID_MAX_PUB];
@@ -259,13 +261,13 @@ static int hyb_get_params(void *vkey, OSSL_PARAM params[])
         if ((p = OSSL_PARAM_locate(params, pubnames[i])) == NULL)
             continue;
         if (!mlkem_hybrid_has_pub(k)) {
-            MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+            MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
             return 0;
         }
-        /* A NULL p->data is a size query; OSSL_PARAM_set_octet_string sets
-         * return_size and fails only on a too small buffer. */
+        /* A NULL p->data is a size query (return_size is set). */
         hyb_encode_pub(k, pub);
-        if (!OSSL_PARAM_set_octet_string(p, pub, mlkem_hybrid_pub_bytes(k->info)))
+        if (!mlkem_prov_set_octets(k->provctx, p, pub,
+                                   mlkem_hybrid_pub_bytes(k->info)))
             return 0;
     }
     return 1;
@@ -311,10 +313,8 @@ static int hyb_set_params(void *vkey, const OSSL_PARAM params[])
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY)) == NULL)
         return 1;
-    if (!OSSL_PARAM_get_octet_string_ptr(p, &data, &len)) {
-        MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+    if (!mlkem_prov_get_octets(k->provctx, p, &data, &len))
         return 0;
-    }
     return hyb_load_pub(k, data, len);
 }
 
@@ -341,18 +341,16 @@ static int hyb_import(void *vkey, int selection, const OSSL_PARAM params[])
         return 0;
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PRIV_KEY)) != NULL
         && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_PARAMETER,
                          "%s: private key import is not supported", k->info->name);
         return 0;
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PUB_KEY)) == NULL) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
-    if (!OSSL_PARAM_get_octet_string_ptr(p, &data, &len)) {
-        MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+    if (!mlkem_prov_get_octets(k->provctx, p, &data, &len))
         return 0;
-    }
     return hyb_load_pub(k, data, len);
 }
 
@@ -375,7 +373,7 @@ static int hyb_export(void *vkey, int selection, OSSL_CALLBACK *cb, void *cbarg)
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 && mlkem_hybrid_has_priv(k))
         return 0;
     if (!mlkem_hybrid_has_pub(k)) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     hyb_encode_pub(k, pub);
@@ -470,14 +468,14 @@ static void *hyb_gen(void *vgctx, OSSL_CALLBACK *cb, void *cbarg)
     if ((g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return k;
     if (!mlkem_prov_rand(k->provctx->libctx, seed, sizeof(seed))) {
-        MLKEM_RAISE(MLKEM_R_RANDOM_FAILED);
+        MLKEM_RAISE(k->provctx, MLKEM_R_RANDOM_FAILED);
         goto err;
     }
     err = mlkem_key_generate(k->ml, seed, seed + MLKEM_SYM_BYTES);
     /* d and z are secret: the key keeps its own copy (FIPS 203 §3.3). */
     OPENSSL_cleanse(seed, sizeof(seed));
     if (err != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(err);
+        mlkem_prov_raise_kernel_err(k->provctx, err);
         goto err;
     }
     if (!mlkem_hybrid_ec_generate(k, NULL, &k->ec, k->ec_pub))
@@ -530,3 +528,4 @@ err:
 MLKEM_HYBRID_KEYMGMT(x25519mlkem768, mlkem_hybrid_x25519mlkem768);
 MLKEM_HYBRID_KEYMGMT(secp256r1mlkem768, mlkem_hybrid_secp256r1mlkem768);
 MLKEM_HYBRID_KEYMGMT(secp384r1mlkem1024, mlkem_hybrid_secp384r1mlkem1024);
+MLKEM_HYBRID_KEYMGMT(x448mlkem1024, mlkem_hybrid_x448mlkem1024);

@@ -39,14 +39,15 @@ typedef struct {
     MLKEM_PROV_CTX *provctx;
     MLKEM_KEY *key;   /* not owned: the EVP_PKEY keeps it alive */
     int op;
-    int has_ikme;
-    uint8_t ikme[MLKEM_SYM_BYTES]; /* m for the next encapsulation only */
+    /* m for the next encapsulation only ("ikme"): NULL, or MLKEM_SYM_BYTES
+     * of secure memory, where the key's own secrets live (key.c). */
+    uint8_t *ikme;
 } MLKEM_KEM_CTX;
 
 static void clear_ikme(MLKEM_KEM_CTX *c)
 {
-    OPENSSL_cleanse(c->ikme, sizeof(c->ikme));
-    c->has_ikme = 0;
+    OPENSSL_secure_clear_free(c->ikme, MLKEM_SYM_BYTES);
+    c->ikme = NULL;
 }
 
 static void *mlkem_kem_newctx(void *provctx)
@@ -62,8 +63,10 @@ static void mlkem_kem_freectx(void *vc)
 {
     MLKEM_KEM_CTX *c = vc;
 
-    if (c != NULL)
-        OPENSSL_clear_free(c, sizeof(*c)); /* wipes a pending ikme */
+    if (c == NULL)
+        return;
+    clear_ikme(c); /* wipes a pending ikme */
+    OPENSSL_free(c);
 }
 
 static void *mlkem_kem_dupctx(void *vc)
@@ -74,6 +77,13 @@ static void *mlkem_kem_dupctx(void *vc)
     if (c == NULL || (d = OPENSSL_malloc(sizeof(*d))) == NULL)
         return NULL;
     memcpy(d, c, sizeof(*d));
+    if (c->ikme != NULL) {
+        if ((d->ikme = OPENSSL_secure_malloc(MLKEM_SYM_BYTES)) == NULL) {
+            OPENSSL_free(d);
+            return NULL;
+        }
+        memcpy(d->ikme, c->ikme, MLKEM_SYM_BYTES);
+    }
     return d;
 }
 
@@ -86,7 +96,7 @@ static int kem_init(MLKEM_KEM_CTX *c, void *vkey, int op,
     if (c == NULL)
         return 0;
     if (k == NULL || k->key == NULL || (k->key->flags & need) == 0) {
-        MLKEM_RAISE_DATA(MLKEM_R_MISSING_KEY, "%s needs the %s key",
+        MLKEM_RAISE_DATA(c->provctx, MLKEM_R_MISSING_KEY, "%s needs the %s key",
                          op == OP_ENCAPS ? "encapsulation" : "decapsulation",
                          op == OP_ENCAPS ? "public" : "private");
         return 0;
@@ -120,7 +130,7 @@ static int mlkem_kem_encapsulate(void *vc, unsigned char *out, size_t *outlen,
     int ret = 0, rc;
 
     if (c == NULL || c->op != OP_ENCAPS || c->key == NULL) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(c != NULL ? c->provctx : NULL, MLKEM_R_MISSING_KEY);
         return 0;
     }
     v = c->key->params;
@@ -134,34 +144,34 @@ static int mlkem_kem_encapsulate(void *vc, unsigned char *out, size_t *outlen,
         return 1;
     }
     if (secret == NULL || outlen == NULL || secretlen == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+        MLKEM_RAISE_DATA(c->provctx, MLKEM_R_BAD_PARAMETER,
                          "encapsulate: NULL secret buffer or length");
         return 0;
     }
     if (*outlen < v->ct_bytes) {
-        MLKEM_RAISE_DATA(MLKEM_R_OUTPUT_TOO_SMALL,
+        MLKEM_RAISE_DATA(c->provctx, MLKEM_R_OUTPUT_TOO_SMALL,
                          "ciphertext buffer: %zu bytes, need %zu", *outlen,
                          v->ct_bytes);
         return 0;
     }
     if (*secretlen < MLKEM_SS_BYTES) {
-        MLKEM_RAISE_DATA(MLKEM_R_OUTPUT_TOO_SMALL,
+        MLKEM_RAISE_DATA(c->provctx, MLKEM_R_OUTPUT_TOO_SMALL,
                          "shared secret buffer: %zu bytes, need 32",
                          *secretlen);
         return 0;
     }
 
-    if (c->has_ikme) {
-        memcpy(m, c->ikme, sizeof(m));
-    } else if (!mlkem_prov_rand(c->provctx != NULL ? c->provctx->libctx : NULL,
-                                m, sizeof(m))) {
+    if (c->ikme == NULL
+        && !mlkem_prov_rand(c->provctx != NULL ? c->provctx->libctx : NULL,
+                            m, sizeof(m))) {
         /* Algorithm 20, line 2: if m == NULL, return an error. */
-        MLKEM_RAISE(MLKEM_R_RANDOM_FAILED);
+        MLKEM_RAISE(c->provctx, MLKEM_R_RANDOM_FAILED);
         goto end;
     }
-    rc = mlkem_key_encaps(c->key->key, out, secret, m);
+    rc = mlkem_key_encaps(c->key->key, out, secret,
+                          c->ikme != NULL ? c->ikme : m);
     if (rc != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(rc);
+        mlkem_prov_raise_kernel_err(c->provctx, rc);
         goto end;
     }
     *outlen = v->ct_bytes;
@@ -186,7 +196,7 @@ static int mlkem_kem_decapsulate(void *vc, unsigned char *out, size_t *outlen,
     int rc;
 
     if (c == NULL || c->op != OP_DECAPS || c->key == NULL) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(c != NULL ? c->provctx : NULL, MLKEM_R_MISSING_KEY);
         return 0;
     }
     v = c->key->params;
@@ -197,7 +207,7 @@ static int mlkem_kem_decapsulate(void *vc, unsigned char *out, size_t *outlen,
         return 1;
     }
     if (outlen == NULL || *outlen < MLKEM_SS_BYTES) {
-        MLKEM_RAISE_DATA(MLKEM_R_OUTPUT_TOO_SMALL,
+        MLKEM_RAISE_DATA(c->provctx, MLKEM_R_OUTPUT_TOO_SMALL,
                          "shared secret buffer: %zu bytes, need 32",
                          outlen != NULL ? *outlen : (size_t)0);
         return 0;
@@ -208,14 +218,14 @@ static int mlkem_kem_decapsulate(void *vc, unsigned char *out, size_t *outlen,
         if (!mlkem_prov_rand(c->provctx != NULL ? c->provctx->libctx : NULL,
                              out, MLKEM_SS_BYTES))
             OPENSSL_cleanse(out, MLKEM_SS_BYTES);
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_CIPHERTEXT_LENGTH,
+        MLKEM_RAISE_DATA(c->provctx, MLKEM_R_BAD_CIPHERTEXT_LENGTH,
                          "%s ciphertext: %zu bytes, expected %zu", v->name,
                          inlen, v->ct_bytes);
         return 0;
     }
     rc = mlkem_key_decaps(c->key->key, out, in, inlen);
     if (rc != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(rc);
+        mlkem_prov_raise_kernel_err(c->provctx, rc);
         return 0;
     }
     *outlen = MLKEM_SS_BYTES;
@@ -253,6 +263,8 @@ static int mlkem_kem_set_ctx_params(void *vc, const OSSL_PARAM params[])
 {
     MLKEM_KEM_CTX *c = vc;
     const OSSL_PARAM *p;
+    const void *ikme;
+    size_t len;
 
     if (c == NULL)
         return 0;
@@ -261,20 +273,19 @@ static int mlkem_kem_set_ctx_params(void *vc, const OSSL_PARAM params[])
     p = OSSL_PARAM_locate_const(params, MLKEM_PARAM_IKME);
     if (p == NULL)
         return 1;
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
-                         "parameter \"ikme\" must be an octet string");
+    if (!mlkem_prov_get_octets(c->provctx, p, &ikme, &len))
         return 0;
-    }
-    if (p->data_size != MLKEM_SYM_BYTES) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_IKME_LENGTH,
-                         "ikme: %zu bytes, expected 32", p->data_size);
+    if (len != MLKEM_SYM_BYTES) {
+        MLKEM_RAISE_DATA(c->provctx, MLKEM_R_BAD_IKME_LENGTH,
+                         "ikme: %zu bytes, expected 32", len);
         return 0;
     }
     /* Decapsulation has no randomness: ikme is accepted and ignored. */
     if (c->op == OP_ENCAPS) {
-        memcpy(c->ikme, p->data, MLKEM_SYM_BYTES);
-        c->has_ikme = 1;
+        if (c->ikme == NULL
+            && (c->ikme = OPENSSL_secure_malloc(MLKEM_SYM_BYTES)) == NULL)
+            return 0;
+        memcpy(c->ikme, ikme, MLKEM_SYM_BYTES);
     }
     return 1;
 }

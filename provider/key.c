@@ -9,9 +9,13 @@
  *             pairwise consistency test on imported private keys.
  *
  * The kernel's mlkem_key (about 14 KiB with the cached matrix) holds secrets,
- * so it lives in OpenSSL's secure heap and is wiped with mlkem_key_cleanse()
- * before OPENSSL_secure_clear_free(). The provider never looks inside it
- * except for flags, ek and seed, which mlkem.h documents as readable.
+ * so it lives in OpenSSL's secure heap (the plain heap when the application
+ * set none up). It is zeroed once, by mlkem_key_init() after a non-zeroing
+ * OPENSSL_secure_malloc(), and wiped once, by OPENSSL_secure_clear_free()
+ * (which clears the block whichever heap it came from; a
+ * mlkem_key_cleanse() before it would wipe the 14 KiB a second time). The
+ * provider never looks inside it except for flags, ek and seed, which
+ * mlkem.h documents as readable.
  */
 #include <string.h>
 
@@ -33,7 +37,7 @@ int mlkem_prov_rand(void *libctx, uint8_t *buf, size_t len)
     return RAND_priv_bytes_ex((OSSL_LIB_CTX *)libctx, buf, len, 0) == 1;
 }
 
-void mlkem_prov_raise_kernel_err(int err)
+void mlkem_prov_raise_kernel_err(const MLKEM_PROV_CTX *ctx, int err)
 {
     int reason;
 
@@ -63,10 +67,10 @@ void mlkem_prov_raise_kernel_err(int err)
         reason = MLKEM_R_SEED_KEY_MISMATCH;
         break;
     default:
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER, "kernel error %d", err);
+        MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER, "kernel error %d", err);
         return;
     }
-    MLKEM_RAISE(reason);
+    MLKEM_RAISE(ctx, reason);
 }
 
 MLKEM_KEY *mlkem_prov_key_new(MLKEM_PROV_CTX *ctx, const mlkem_params *p)
@@ -77,7 +81,7 @@ MLKEM_KEY *mlkem_prov_key_new(MLKEM_PROV_CTX *ctx, const mlkem_params *p)
         return NULL;
     if ((k = OPENSSL_zalloc(sizeof(*k))) == NULL)
         return NULL;
-    if ((k->key = OPENSSL_secure_zalloc(sizeof(*k->key))) == NULL) {
+    if ((k->key = OPENSSL_secure_malloc(sizeof(*k->key))) == NULL) {
         OPENSSL_free(k);
         return NULL;
     }
@@ -91,10 +95,8 @@ void mlkem_prov_key_free(MLKEM_KEY *k)
 {
     if (k == NULL)
         return;
-    if (k->key != NULL) {
-        mlkem_key_cleanse(k->key); /* FIPS 203 §3.3 */
-        OPENSSL_secure_clear_free(k->key, sizeof(*k->key));
-    }
+    /* FIPS 203 §3.3: the one wipe of the key's secrets. */
+    OPENSSL_secure_clear_free(k->key, sizeof(*k->key));
     OPENSSL_free(k->propq);
     OPENSSL_free(k);
 }
@@ -132,7 +134,7 @@ MLKEM_KEY *mlkem_prov_key_dup(const MLKEM_KEY *k, int selection)
         /* Public part only: re-parse ek, so no secret field is copied. */
         int rc = mlkem_key_set_ek(d->key, k->key->ek, k->params->ek_bytes);
         if (rc != MLKEM_OK) {
-            mlkem_prov_raise_kernel_err(rc);
+            mlkem_prov_raise_kernel_err(k->provctx, rc);
             goto err;
         }
     }
@@ -147,11 +149,11 @@ err:
 static int require_empty(const MLKEM_KEY *k)
 {
     if (k == NULL) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(NULL, MLKEM_R_MISSING_KEY); /* no instance known */
         return 0;
     }
     if ((k->key->flags & (MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV)) != 0) {
-        MLKEM_RAISE(MLKEM_R_KEY_NOT_EMPTY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_KEY_NOT_EMPTY);
         return 0;
     }
     return 1;
@@ -176,7 +178,7 @@ int mlkem_prov_key_from_seed(MLKEM_KEY *k, const uint8_t seed[64])
     rc = mlkem_key_generate(k->key, seed, seed + MLKEM_SYM_BYTES);
     if (rc != MLKEM_OK) {
         mlkem_key_cleanse(k->key);
-        mlkem_prov_raise_kernel_err(rc);
+        mlkem_prov_raise_kernel_err(k->provctx, rc);
         return 0;
     }
     apply_retain_seed(k);
@@ -191,7 +193,7 @@ static int run_pct(MLKEM_KEY *k)
     int rc = mlkem_key_pct(k->key, mlkem_prov_rand, libctx);
 
     if (rc != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(rc);
+        mlkem_prov_raise_kernel_err(k->provctx, rc);
         return 0;
     }
     return 1;
@@ -204,7 +206,7 @@ int mlkem_prov_key_from_priv(MLKEM_KEY *k, const uint8_t *dk, size_t len)
     if (!require_empty(k))
         return 0;
     if (dk == NULL || len != k->params->dk_bytes) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_KEY_LENGTH,
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_KEY_LENGTH,
                          "%s decapsulation key: %zu bytes, expected %zu",
                          k->params->name, len, k->params->dk_bytes);
         return 0;
@@ -213,7 +215,7 @@ int mlkem_prov_key_from_priv(MLKEM_KEY *k, const uint8_t *dk, size_t len)
     rc = mlkem_key_set_dk(k->key, dk, len);
     if (rc != MLKEM_OK) {
         mlkem_key_cleanse(k->key);
-        mlkem_prov_raise_kernel_err(rc);
+        mlkem_prov_raise_kernel_err(k->provctx, rc);
         return 0;
     }
     if (!run_pct(k)) {
@@ -234,14 +236,14 @@ int mlkem_prov_key_from_seed_priv(MLKEM_KEY *k, const uint8_t seed[64],
     if (k->provctx != NULL && !k->provctx->prefer_seed)
         return mlkem_prov_key_from_priv(k, dk, len);
     if (dk == NULL || len != k->params->dk_bytes) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_KEY_LENGTH,
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_KEY_LENGTH,
                          "%s decapsulation key: %zu bytes, expected %zu",
                          k->params->name, len, k->params->dk_bytes);
         return 0;
     }
     rc = mlkem_key_generate(k->key, seed, seed + MLKEM_SYM_BYTES);
     if (rc != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(rc);
+        mlkem_prov_raise_kernel_err(k->provctx, rc);
         goto end;
     }
     /* The given dk must equal the one KeyGen_internal(d, z) yields: this
@@ -250,11 +252,11 @@ int mlkem_prov_key_from_seed_priv(MLKEM_KEY *k, const uint8_t seed[64],
         goto end;
     rc = mlkem_key_encode_dk(k->key, regen);
     if (rc != MLKEM_OK) {
-        mlkem_prov_raise_kernel_err(rc);
+        mlkem_prov_raise_kernel_err(k->provctx, rc);
         goto end;
     }
     if (CRYPTO_memcmp(regen, dk, len) != 0) {
-        MLKEM_RAISE(MLKEM_R_SEED_KEY_MISMATCH);
+        MLKEM_RAISE(k->provctx, MLKEM_R_SEED_KEY_MISMATCH);
         goto end;
     }
     apply_retain_seed(k);
@@ -273,7 +275,7 @@ int mlkem_prov_key_from_pub(MLKEM_KEY *k, const uint8_t *ek, size_t len)
     if (!require_empty(k))
         return 0;
     if (ek == NULL || len != k->params->ek_bytes) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_KEY_LENGTH,
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_KEY_LENGTH,
                          "%s encapsulation key: %zu bytes, expected %zu",
                          k->params->name, len, k->params->ek_bytes);
         return 0;
@@ -282,7 +284,7 @@ int mlkem_prov_key_from_pub(MLKEM_KEY *k, const uint8_t *ek, size_t len)
     rc = mlkem_key_set_ek(k->key, ek, len);
     if (rc != MLKEM_OK) {
         mlkem_key_cleanse(k->key);
-        mlkem_prov_raise_kernel_err(rc);
+        mlkem_prov_raise_kernel_err(k->provctx, rc);
         return 0;
     }
     return 1;

@@ -53,73 +53,17 @@ typedef struct {
     MLKEM_PROV_CTX *provctx;
     const mlkem_params *params;
     int selection;
-    int has_seed;
-    uint8_t seed[MLKEM_SEED_BYTES]; /* d || z; cleansed in gen and cleanup */
+    /* d || z from the "seed" parameter: NULL, or MLKEM_SEED_BYTES of secure
+     * memory (where the key's own secrets live, key.c), wiped and freed by
+     * gen and cleanup. */
+    uint8_t *seed;
     char *propq;
 } MLKEM_GEN_CTX;
 
-/* ---- Parameter helpers ----------------------------------------------------- */
-
-/* An OCTET STRING parameter's bytes, or fail with MLKEM_R_BAD_PARAMETER. */
-static int get_octets(const OSSL_PARAM *p, const uint8_t **data, size_t *len)
+static void clear_seed(MLKEM_GEN_CTX *g)
 {
-    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
-                         "parameter \"%s\" must be an octet string", p->key);
-        return 0;
-    }
-    *data = p->data;
-    *len = p->data_size;
-    return 1;
-}
-
-/* Answer an OCTET STRING get request with len bytes: a NULL buffer is a size
- * query; a short one fails with MLKEM_R_OUTPUT_TOO_SMALL. Returns the buffer
- * to fill (NULL for a size query) through *out. */
-static int put_octets_prepare(OSSL_PARAM *p, size_t len, uint8_t **out)
-{
-    *out = NULL;
-    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
-                         "parameter \"%s\" must be an octet string", p->key);
-        return 0;
-    }
-    p->return_size = len;
-    if (p->data == NULL)
-        return 1;
-    if (p->data_size < len) {
-        MLKEM_RAISE_DATA(MLKEM_R_OUTPUT_TOO_SMALL,
-                         "parameter \"%s\": %zu bytes, need %zu", p->key,
-                         p->data_size, len);
-        return 0;
-    }
-    *out = p->data;
-    return 1;
-}
-
-static int put_octets(OSSL_PARAM *p, const uint8_t *src, size_t len)
-{
-    uint8_t *out;
-
-    if (!put_octets_prepare(p, len, &out))
-        return 0;
-    if (out != NULL)
-        memcpy(out, src, len);
-    return 1;
-}
-
-static int put_int(OSSL_PARAM *p, int v)
-{
-    /* Check the type first: 3.5's OSSL_PARAM_set_int raises its own error,
-     * which would then come before ours on the queue. */
-    if ((p->data_type != OSSL_PARAM_INTEGER
-         && p->data_type != OSSL_PARAM_UNSIGNED_INTEGER)
-        || !OSSL_PARAM_set_int(p, v)) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
-                         "parameter \"%s\" must be an integer", p->key);
-        return 0;
-    }
-    return 1;
+    OPENSSL_secure_clear_free(g->seed, MLKEM_SEED_BYTES);
+    g->seed = NULL;
 }
 
 /* ---- new / free / has / match / dup ---------------------------------------- */
@@ -170,14 +114,14 @@ static int mlkem_km_validate(const void *vkey, int selection, int checktype)
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 1;
     if (!mlkem_prov_key_has(k, selection)) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
     if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0) {
         /* §7.2 on the stored ek (it was checked when set; cheap to redo). */
         rc = mlkem_check_ek(k->params, k->key->ek, k->params->ek_bytes);
         if (rc != MLKEM_OK) {
-            mlkem_prov_raise_kernel_err(rc);
+            mlkem_prov_raise_kernel_err(k->provctx, rc);
             return 0;
         }
     }
@@ -186,7 +130,7 @@ static int mlkem_km_validate(const void *vkey, int selection, int checktype)
         OSSL_LIB_CTX *libctx = k->provctx != NULL ? k->provctx->libctx : NULL;
         rc = mlkem_key_pct(k->key, mlkem_prov_rand, libctx);
         if (rc != MLKEM_OK) {
-            mlkem_prov_raise_kernel_err(rc);
+            mlkem_prov_raise_kernel_err(k->provctx, rc);
             return 0;
         }
     }
@@ -221,13 +165,13 @@ static int mlkem_km_get_params(void *vkey, OSSL_PARAM params[])
         return 0;
     v = k->params;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) != NULL
-        && !put_int(p, (int)v->bits))
+        && !mlkem_prov_set_int(k->provctx, p, (int)v->bits))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) != NULL
-        && !put_int(p, (int)v->security_bits))
+        && !mlkem_prov_set_int(k->provctx, p, (int)v->security_bits))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) != NULL
-        && !put_int(p, (int)v->ct_bytes))
+        && !mlkem_prov_set_int(k->provctx, p, (int)v->ct_bytes))
         return 0;
 
     /* Key parts that are absent are left unanswered (OpenSSL's rule: the
@@ -235,28 +179,34 @@ static int mlkem_km_get_params(void *vkey, OSSL_PARAM params[])
     if ((k->key->flags & MLKEM_KEY_HAS_PUB) != 0) {
         if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY))
                 != NULL
-            && !put_octets(p, k->key->ek, v->ek_bytes))
+            && !mlkem_prov_set_octets(k->provctx, p, k->key->ek, v->ek_bytes))
             return 0;
         if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_PUB_KEY)) != NULL
-            && !put_octets(p, k->key->ek, v->ek_bytes))
+            && !mlkem_prov_set_octets(k->provctx, p, k->key->ek, v->ek_bytes))
             return 0;
     }
     if ((k->key->flags & MLKEM_KEY_HAS_PRIV) != 0
         && (p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_PRIV_KEY)) != NULL) {
-        uint8_t *out;
-        if (!put_octets_prepare(p, v->dk_bytes, &out))
+        /* dk is encoded into secure memory and copied out by libcrypto. */
+        uint8_t *dk = OPENSSL_secure_malloc(v->dk_bytes);
+        int rc, ok;
+
+        if (dk == NULL)
             return 0;
-        if (out != NULL) {
-            int rc = mlkem_key_encode_dk(k->key, out);
-            if (rc != MLKEM_OK) {
-                mlkem_prov_raise_kernel_err(rc);
-                return 0;
-            }
+        if ((rc = mlkem_key_encode_dk(k->key, dk)) != MLKEM_OK) {
+            OPENSSL_secure_clear_free(dk, v->dk_bytes);
+            mlkem_prov_raise_kernel_err(k->provctx, rc);
+            return 0;
         }
+        ok = mlkem_prov_set_octets(k->provctx, p, dk, v->dk_bytes);
+        OPENSSL_secure_clear_free(dk, v->dk_bytes);
+        if (!ok)
+            return 0;
     }
     if ((k->key->flags & MLKEM_KEY_HAS_SEED) != 0
         && (p = OSSL_PARAM_locate(params, MLKEM_PARAM_SEED)) != NULL
-        && !put_octets(p, k->key->seed, MLKEM_SEED_BYTES))
+        && !mlkem_prov_set_octets(k->provctx, p, k->key->seed,
+                                  MLKEM_SEED_BYTES))
         return 0;
     return 1;
 }
@@ -275,7 +225,7 @@ static int mlkem_km_set_params(void *vkey, const OSSL_PARAM params[])
 {
     MLKEM_KEY *k = vkey;
     const OSSL_PARAM *p;
-    const uint8_t *ek;
+    const void *ek;
     size_t len;
 
     if (k == NULL)
@@ -283,7 +233,7 @@ static int mlkem_km_set_params(void *vkey, const OSSL_PARAM params[])
     p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY);
     if (p == NULL)
         return 1;
-    if (!get_octets(p, &ek, &len))
+    if (!mlkem_prov_get_octets(k->provctx, p, &ek, &len))
         return 0;
     /* An untrusted peer share (TLS): from_pub runs the §7.2 checks and
      * refuses a key that is already set. */
@@ -333,28 +283,30 @@ static int mlkem_km_gen_set_params(void *vg, const OSSL_PARAM params[])
     if (params == NULL)
         return 1;
     if ((p = OSSL_PARAM_locate_const(params, MLKEM_PARAM_SEED)) != NULL) {
-        const uint8_t *s;
+        const void *s;
         size_t len;
-        if (!get_octets(p, &s, &len))
+        if (!mlkem_prov_get_octets(g->provctx, p, &s, &len))
             return 0;
         if (len != MLKEM_SEED_BYTES) {
-            MLKEM_RAISE_DATA(MLKEM_R_BAD_SEED_LENGTH,
+            MLKEM_RAISE_DATA(g->provctx, MLKEM_R_BAD_SEED_LENGTH,
                              "seed: %zu bytes, expected 64 (d || z)", len);
             return 0;
         }
+        if (g->seed == NULL
+            && (g->seed = OPENSSL_secure_malloc(MLKEM_SEED_BYTES)) == NULL)
+            return 0;
         memcpy(g->seed, s, MLKEM_SEED_BYTES);
-        g->has_seed = 1;
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PROPERTIES))
             != NULL) {
         if (p->data_type != OSSL_PARAM_UTF8_STRING) {
-            MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+            MLKEM_RAISE_DATA(g->provctx, MLKEM_R_BAD_PARAMETER,
                              "parameter \"%s\" must be a string", p->key);
             return 0;
         }
         char *q = NULL;
         if (p->data != NULL && !OSSL_PARAM_get_utf8_string(p, &q, 0)) {
-            MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+            MLKEM_RAISE(g->provctx, MLKEM_R_BAD_PARAMETER);
             return 0;
         }
         OPENSSL_free(g->propq);
@@ -365,7 +317,7 @@ static int mlkem_km_gen_set_params(void *vg, const OSSL_PARAM params[])
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_GROUP_NAME))
             != NULL
         && p->data_type != OSSL_PARAM_UTF8_STRING) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+        MLKEM_RAISE_DATA(g->provctx, MLKEM_R_BAD_PARAMETER,
                          "parameter \"%s\" must be a string", p->key);
         return 0;
     }
@@ -389,21 +341,19 @@ static void *mlkem_km_gen(void *vg, OSSL_CALLBACK *cb, void *cbarg)
     if ((g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return k;
 
-    if (g->has_seed) {
-        memcpy(seed, g->seed, sizeof(seed));
-    } else if (!mlkem_prov_rand(g->provctx != NULL ? g->provctx->libctx : NULL,
-                                seed, sizeof(seed))) {
+    if (g->seed == NULL
+        && !mlkem_prov_rand(g->provctx != NULL ? g->provctx->libctx : NULL,
+                            seed, sizeof(seed))) {
         /* FIPS 203 Algorithm 19, lines 1-2: d, z from the RBG; line 3 on
          * failure: return an error. */
-        MLKEM_RAISE(MLKEM_R_RANDOM_FAILED);
+        MLKEM_RAISE(g->provctx, MLKEM_R_RANDOM_FAILED);
         goto err;
     }
-    if (!mlkem_prov_key_from_seed(k, seed))
+    if (!mlkem_prov_key_from_seed(k, g->seed != NULL ? g->seed : seed))
         goto err;
-    /* A seed is single-use key material: wipe both copies (§3.3). */
+    /* A seed is single-use key material: wipe it (§3.3). */
     OPENSSL_cleanse(seed, sizeof(seed));
-    OPENSSL_cleanse(g->seed, sizeof(g->seed));
-    g->has_seed = 0;
+    clear_seed(g);
     return k;
 err:
     OPENSSL_cleanse(seed, sizeof(seed));
@@ -417,29 +367,19 @@ static void mlkem_km_gen_cleanup(void *vg)
 
     if (g == NULL)
         return;
+    clear_seed(g);
     OPENSSL_free(g->propq);
-    OPENSSL_clear_free(g, sizeof(*g));
+    OPENSSL_free(g);
 }
 
 /* ---- load: an object reference from our decoders (codecs.c) ----------------
- * The reference points to a MLKEM_KEY * (reference_sz = sizeof(MLKEM_KEY *));
- * load takes ownership by setting it to NULL. A key of another variant is
- * refused and left with the caller. */
+ * The key is built and checked now (mlkem_prov_key_from_decoded), so that a
+ * refused key fails the load with its reason; a key of another parameter
+ * set is refused. */
 static void *load_common(const mlkem_params *v, const void *reference,
                          size_t reference_sz)
 {
-    MLKEM_KEY **ref = (MLKEM_KEY **)reference;
-    MLKEM_KEY *k;
-
-    if (ref == NULL || reference_sz != sizeof(*ref) || *ref == NULL)
-        return NULL;
-    k = *ref;
-    if (k->params != v) {
-        MLKEM_RAISE(MLKEM_R_WRONG_KEY_TYPE);
-        return NULL;
-    }
-    *ref = NULL;
-    return k;
+    return mlkem_prov_key_from_decoded(reference, reference_sz, v);
 }
 
 /* ---- import / export ------------------------------------------------------------ */
@@ -479,7 +419,7 @@ static int mlkem_km_import(void *vkey, int selection, const OSSL_PARAM params[])
 {
     MLKEM_KEY *k = vkey;
     const OSSL_PARAM *pp, *ps, *pk;
-    const uint8_t *pub = NULL, *priv = NULL, *seed = NULL;
+    const void *pub = NULL, *priv = NULL, *seed = NULL;
     size_t publen = 0, privlen = 0, seedlen = 0;
 
     if (k == NULL)
@@ -489,16 +429,16 @@ static int mlkem_km_import(void *vkey, int selection, const OSSL_PARAM params[])
     pp = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PUB_KEY);
     pk = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PRIV_KEY);
     ps = OSSL_PARAM_locate_const(params, MLKEM_PARAM_SEED);
-    if ((pp != NULL && !get_octets(pp, &pub, &publen))
-        || (pk != NULL && !get_octets(pk, &priv, &privlen))
-        || (ps != NULL && !get_octets(ps, &seed, &seedlen)))
+    if ((pp != NULL && !mlkem_prov_get_octets(k->provctx, pp, &pub, &publen))
+        || (pk != NULL && !mlkem_prov_get_octets(k->provctx, pk, &priv, &privlen))
+        || (ps != NULL && !mlkem_prov_get_octets(k->provctx, ps, &seed, &seedlen)))
         return 0;
 
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0
         && (priv != NULL || seed != NULL)) {
         int ok;
         if (seed != NULL && seedlen != MLKEM_SEED_BYTES) {
-            MLKEM_RAISE_DATA(MLKEM_R_BAD_SEED_LENGTH,
+            MLKEM_RAISE_DATA(k->provctx, MLKEM_R_BAD_SEED_LENGTH,
                              "seed: %zu bytes, expected 64 (d || z)", seedlen);
             return 0;
         }
@@ -515,14 +455,14 @@ static int mlkem_km_import(void *vkey, int selection, const OSSL_PARAM params[])
             && (publen != k->params->ek_bytes
                 || CRYPTO_memcmp(pub, k->key->ek, publen) != 0)) {
             mlkem_key_cleanse(k->key);
-            MLKEM_RAISE(MLKEM_R_KEY_MISMATCH);
+            MLKEM_RAISE(k->provctx, MLKEM_R_KEY_MISMATCH);
             return 0;
         }
         return 1;
     }
     if (pub != NULL)
         return mlkem_prov_key_from_pub(k, pub, publen);
-    MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+    MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
     return 0;
 }
 
@@ -549,7 +489,7 @@ static int mlkem_km_export(void *vkey, int selection, OSSL_CALLBACK *cb,
         if ((dk = OPENSSL_secure_malloc(k->params->dk_bytes)) == NULL)
             return 0;
         if ((rc = mlkem_key_encode_dk(k->key, dk)) != MLKEM_OK) {
-            mlkem_prov_raise_kernel_err(rc);
+            mlkem_prov_raise_kernel_err(k->provctx, rc);
             goto end;
         }
         params[n++] = OSSL_PARAM_construct_octet_string(
@@ -559,7 +499,7 @@ static int mlkem_km_export(void *vkey, int selection, OSSL_CALLBACK *cb,
                 MLKEM_PARAM_SEED, k->key->seed, MLKEM_SEED_BYTES);
     }
     if (n == 0) {
-        MLKEM_RAISE(MLKEM_R_MISSING_KEY);
+        MLKEM_RAISE(k->provctx, MLKEM_R_MISSING_KEY);
         goto end;
     }
     params[n] = OSSL_PARAM_construct_end();
@@ -624,6 +564,5 @@ end:
         { 0, NULL }                                                            \
     }
 
-DECLARE_VARIANT(512, MLKEM_512);
-DECLARE_VARIANT(768, MLKEM_768);
-DECLARE_VARIANT(1024, MLKEM_1024);
+#define DECLARE_SET(bits, variant) DECLARE_VARIANT(bits, variant);
+MLKEM_PROV_SETS(DECLARE_SET)

@@ -1,7 +1,8 @@
 /*
  * prov.c: the provider's entry point. OSSL_provider_init, provider
- * parameters, query_operation with the OSSL_ALGORITHM tables, reason strings,
- * OID creation, configuration, and mlkem_prov_err (errors through the core).
+ * parameters, query_operation with the OSSL_ALGORITHM tables, the
+ * parameter-set table, OID creation, configuration, the OSSL_PARAM helpers,
+ * and mlkem_prov_err (errors, their library number and reason strings).
  *
  * References
  *   [FIPS203]  NIST FIPS 203 (ML-KEM), August 2024; OIDs from NIST CSOR:
@@ -29,21 +30,31 @@
  *     writing (output) or reading (input) private keys fails at use time,
  *     closed, while KEM, public keys and TLS keep working (3.5 also fails
  *     only when a key is encoded or decoded).
- * The first bad value is kept as a message in MLKEM_PROV_CTX.config_error
- * and served as the provider parameter "config-error" (empty when none),
- * e.g. 'ml-kem.output_formats: unknown key format name "bogus"'. Init
- * leaves no error on the queue: a stale error would make later calls such
- * as SSL_get_error() misreport.
+ *   - an unknown key ("retain_sed", "ml-kem.prefer_sed") is ignored and
+ *     reported (check_unknown_keys says how it is found, and its limits).
+ * The first problem is kept as a message in MLKEM_PROV_CTX.config_error,
+ * served as the provider parameter "config-error" (empty when none), e.g.
+ * 'ml-kem.output_formats: unknown key format name "bogus"', and appended
+ * to the build info ("; configuration error: ..."), the one value that
+ * `openssl list -providers -verbose` prints on 3.0. With the environment
+ * variable MLKEM_TRACE set, every problem is also written to stderr once,
+ * when the instance starts ("mlkem: configuration: ..."); without it the
+ * provider writes nothing (OpenSSL users expect no stderr output from a
+ * library). Init leaves no error on the queue: a stale error would make
+ * later calls such as SSL_get_error() misreport.
  */
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <openssl/conf.h>
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/params.h>
 
 #include "provider/codecs_der.h"
@@ -56,104 +67,48 @@
 #define MLKEM_VERSION_STR "0.0.0"
 #endif
 
-/* ---- Core upcalls ---------------------------------------------------------
- * The function pointers are the same for every load of this module (one
- * libcrypto per process), so they live in statics. The handle decides which
- * library code an error gets; see the handle registry below. */
-static OSSL_FUNC_core_get_params_fn *c_get_params;
-static OSSL_FUNC_core_new_error_fn *c_new_error;
-static OSSL_FUNC_core_set_error_debug_fn *c_set_error_debug;
-static OSSL_FUNC_core_vset_error_fn *c_vset_error;
-static OSSL_FUNC_core_obj_create_fn *c_obj_create;
+/* ---- Errors -------------------------------------------------------------------
+ * OpenSSL gives every provider object a new error library number
+ * (ERR_get_next_error_library: one for each OSSL_PROVIDER_load, and one for
+ * each mirror a child library context makes of it), never reuses a number,
+ * and keeps only its low 8 bits in an error code (ERR_PACK). Loading
+ * "mlkem" and "default" into a library context takes 3 numbers (the two
+ * providers and default's mirror in our child library context, which has
+ * no mirror of mlkem itself: child_ctx_new), so after about 85 loads the
+ * packed values repeat (4 numbers and 64 loads with the self-mirror). Had each object served its own
+ * reason strings (OSSL_FUNC_PROVIDER_GET_REASON_STRINGS), unloading any
+ * short-lived object whose number aliases a long-lived one would delete
+ * the long-lived one's strings too (ERR_unload_strings works on packed
+ * codes), and that instance's errors would print as "lib(128)" /
+ * "reason(104)" (test/provider/test_evp_cycles.c).
+ *
+ * So mlkem.so takes one library number per process, loads its strings for
+ * that number once, and never unloads them (the module is linked with
+ * -z nodelete, so the strings, like the file and function names in queued
+ * errors, stay mapped after the last instance is unloaded). Errors are
+ * raised through each instance's own handle with the reason packed with
+ * that number; the core (3.0 to 4.0 core_vset_error) passes a reason whose
+ * library field is set to ERR_vset_error unchanged. The provider serves no
+ * reason strings, so loading and unloading its instances never touches
+ * OpenSSL's string table.
+ *
+ * What remains OpenSSL's limit: the core still hands each provider object
+ * its own number, so other providers' numbers wrap around past 255 too.
+ * Another provider that serves reason strings under a number aliasing ours
+ * replaces our strings while it is loaded and deletes them when it is
+ * unloaded; and any number past 255 whose low 8 bits fall below 128
+ * aliases one of OpenSSL's own libraries (ERR_LIB_*), whose strings such a
+ * provider then overwrites. Library numbers are 8 bits in the packed error
+ * code since OpenSSL 3.0 (openssl/openssl#12343), and
+ * ERR_get_next_error_library() has no way to return or reuse one
+ * (discussed in openssl/openssl#17974); no upstream fix as of 4.0. */
+static CRYPTO_ONCE err_once = CRYPTO_ONCE_STATIC_INIT;
+static atomic_int err_lib; /* 0 until err_init ran (or if it failed) */
 
-/* ---- Handle registry ------------------------------------------------------
- * mlkem_prov_err() has no provider context, so it needs a live core handle.
- * The module may be loaded into several library contexts at once, and any of
- * them may be unloaded first: keep every live handle and use the oldest.
- * Each provider object has its own error library code with our reason
- * strings loaded, so any live handle gives the right text. A spin lock (no
- * allocation, nothing to free at dlclose) guards the table; errors are rare. */
-#define MLKEM_MAX_INSTANCES 64
-static atomic_flag g_lock = ATOMIC_FLAG_INIT;
-static const OSSL_CORE_HANDLE *g_handles[MLKEM_MAX_INSTANCES];
-
-static void registry_lock(void)
-{
-    while (atomic_flag_test_and_set_explicit(&g_lock, memory_order_acquire))
-        ;
-}
-
-static void registry_unlock(void)
-{
-    atomic_flag_clear_explicit(&g_lock, memory_order_release);
-}
-
-static void registry_add(const OSSL_CORE_HANDLE *h)
-{
-    registry_lock();
-    for (size_t i = 0; i < MLKEM_MAX_INSTANCES; i++) {
-        if (g_handles[i] == NULL) {
-            g_handles[i] = h;
-            break;
-        }
-    }
-    registry_unlock();
-}
-
-static void registry_remove(const OSSL_CORE_HANDLE *h)
-{
-    registry_lock();
-    for (size_t i = 0; i < MLKEM_MAX_INSTANCES; i++) {
-        if (g_handles[i] == h)
-            g_handles[i] = NULL;
-    }
-    registry_unlock();
-}
-
-/* During OSSL_provider_init the handle is not registered yet (init may still
- * fail); errors raised there use it when no registered one exists. */
-static const OSSL_CORE_HANDLE *g_init_handle;
-
-static void set_init_handle(const OSSL_CORE_HANDLE *h)
-{
-    registry_lock();
-    g_init_handle = h;
-    registry_unlock();
-}
-
-static void raise_with(const OSSL_CORE_HANDLE *h, const char *file, int line,
-                       const char *func, int reason, const char *fmt,
-                       va_list ap)
-{
-    c_new_error(h);
-    c_set_error_debug(h, file, line, func);
-    /* A reason with a zero library field is ours: the core adds the library
-     * code it assigned to this provider object. */
-    c_vset_error(h, (uint32_t)reason, fmt, ap);
-}
-
-void mlkem_prov_err(const char *file, int line, const char *func, int reason,
-                    const char *fmt, ...)
-{
-    va_list ap;
-    const OSSL_CORE_HANDLE *h = NULL;
-
-    va_start(ap, fmt);
-    registry_lock();
-    for (size_t i = 0; i < MLKEM_MAX_INSTANCES && h == NULL; i++)
-        h = g_handles[i];
-    if (h == NULL)
-        h = g_init_handle;
-    if (h != NULL && c_new_error != NULL && c_set_error_debug != NULL
-        && c_vset_error != NULL)
-        raise_with(h, file, line, func, reason, fmt, ap);
-    registry_unlock();
-    va_end(ap);
-}
-
-/* ---- Reason strings (served to the core, which tags them with our library
- * code; `openssl` then prints e.g. "encapsulation key not reduced mod q"). */
-static const OSSL_ITEM mlkem_reason_strings[] = {
+/* Reason strings; ERR_load_strings() adds the library number to each code
+ * in place, hence not const. The first entry names the library. */
+static ERR_STRING_DATA err_strings[] = {
+    { 0, "mlkem" },
     { MLKEM_R_EK_NOT_REDUCED, "encapsulation key not reduced mod q" },
     { MLKEM_R_DK_HASH_MISMATCH, "decapsulation key hash check failed" },
     { MLKEM_R_DK_NOT_REDUCED, "decapsulation key not reduced mod q" },
@@ -172,7 +127,7 @@ static const OSSL_ITEM mlkem_reason_strings[] = {
     { MLKEM_R_BAD_FORMAT_NAME, "unknown key format name" },
     { MLKEM_R_BAD_PARAMETER, "invalid parameter" },
     { MLKEM_R_BAD_POINT, "invalid elliptic curve point" },
-    { MLKEM_R_ZERO_SHARED_SECRET, "all-zero X25519 shared secret" },
+    { MLKEM_R_ZERO_SHARED_SECRET, "all-zero X25519 or X448 shared secret" },
     { MLKEM_R_CLASSICAL_FAILED, "classical key exchange failed" },
     { MLKEM_R_WRONG_KEY_TYPE, "key of the wrong type" },
     { MLKEM_R_OBJ_CREATE_FAILED, "cannot create object identifier" },
@@ -180,21 +135,125 @@ static const OSSL_ITEM mlkem_reason_strings[] = {
     { 0, NULL }
 };
 
+static void err_init(void)
+{
+    int lib = 0;
+
+    /* A number whose low 8 bits are below ERR_LIB_USER (128) would alias
+     * one of OpenSSL's own libraries: take the next one that does not (at
+     * most 128 more, and only when over 128 provider objects were created
+     * before this module's first load). */
+    for (int i = 0; i <= 128; i++) {
+        lib = ERR_get_next_error_library();
+        if (lib <= 0 || (lib & 0xFF) >= ERR_LIB_USER)
+            break;
+    }
+    if (lib <= 0 || (lib & 0xFF) < ERR_LIB_USER)
+        return; /* errors are then raised as the core's own, unnamed */
+    err_strings[0].error = ERR_PACK(lib, 0, 0);
+    ERR_load_strings(lib, err_strings);
+    atomic_store(&err_lib, lib);
+}
+
+void mlkem_prov_err(const MLKEM_PROV_CTX *ctx, const char *file, int line,
+                    const char *func, int reason, const char *fmt, ...)
+{
+    va_list ap;
+    int lib = ctx != NULL ? ctx->err_lib : atomic_load(&err_lib);
+    uint32_t code = lib != 0 ? (uint32_t)ERR_PACK(lib, 0, reason)
+                             : (uint32_t)reason;
+
+    va_start(ap, fmt);
+    if (ctx != NULL && ctx->core_new_error != NULL
+        && ctx->core_set_error_debug != NULL && ctx->core_vset_error != NULL) {
+        ctx->core_new_error(ctx->handle);
+        ctx->core_set_error_debug(ctx->handle, file, line, func);
+        ctx->core_vset_error(ctx->handle, code, fmt, ap);
+    } else if (lib != 0) {
+        ERR_new();
+        ERR_set_debug(file, line, func);
+        ERR_vset_error(lib, reason, fmt, ap);
+    }
+    va_end(ap);
+}
+
+/* ---- OSSL_PARAM helpers (prov.h) ------------------------------------------- */
+
+int mlkem_prov_get_octets(const MLKEM_PROV_CTX *ctx, const OSSL_PARAM *p,
+                          const void **data, size_t *len)
+{
+    int ok;
+
+    ERR_set_mark();
+    ok = OSSL_PARAM_get_octet_string_ptr(p, data, len) && *data != NULL;
+    ERR_pop_to_mark();
+    if (!ok)
+        MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER,
+                         "parameter \"%s\" must be an octet string", p->key);
+    return ok;
+}
+
+int mlkem_prov_set_octets(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p,
+                          const void *data, size_t len)
+{
+    int ok;
+
+    ERR_set_mark();
+    ok = OSSL_PARAM_set_octet_string(p, data, len);
+    ERR_pop_to_mark();
+    if (ok)
+        return 1;
+    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER,
+                         "parameter \"%s\" must be an octet string", p->key);
+    else
+        MLKEM_RAISE_DATA(ctx, MLKEM_R_OUTPUT_TOO_SMALL,
+                         "parameter \"%s\": %zu bytes, need %zu", p->key,
+                         p->data_size, len);
+    return 0;
+}
+
+int mlkem_prov_set_int(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p, int v)
+{
+    int ok;
+
+    ERR_set_mark();
+    ok = OSSL_PARAM_set_int(p, v);
+    ERR_pop_to_mark();
+    if (!ok)
+        MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER,
+                         "parameter \"%s\" must be an integer", p->key);
+    return ok;
+}
+
+/* ---- The parameter-set table (prov.h) ------------------------------------ */
+
+#define SET_ROW(bits, v)                                                      \
+    [v] = { v, MLKEM_PROV_NAMES(bits), MLKEM_PROV_OID(bits),                  \
+            MLKEM_PROV_OID_SN(bits), mlkem_##bits##_keymgmt_functions },
+static const mlkem_prov_set mlkem_prov_sets[] = { MLKEM_PROV_SETS(SET_ROW) };
+#undef SET_ROW
+
+const mlkem_prov_set *mlkem_prov_set_of(const mlkem_params *p)
+{
+    return &mlkem_prov_sets[p->variant];
+}
+
 /* ---- Algorithm tables -----------------------------------------------------
- * Names copied from OpenSSL 3.5 (name, alias, OID short name, dotted OID), so
- * code and configuration written for 3.5 work unchanged on 3.0. */
+ * The ML-KEM names are prov.h's (OpenSSL 3.5's); the hybrids' are 3.5's.
+ * X448MLKEM1024 is a KEM only (no TLS group: it has no codepoint, and 3.5
+ * and 4.0 announce none either; capabilities.c). */
 #define MLKEM_PROPS "provider=mlkem"
-#define MLKEM_NAMES_512 "ML-KEM-512:MLKEM512:id-alg-ml-kem-512:2.16.840.1.101.3.4.4.1"
-#define MLKEM_NAMES_768 "ML-KEM-768:MLKEM768:id-alg-ml-kem-768:2.16.840.1.101.3.4.4.2"
-#define MLKEM_NAMES_1024 "ML-KEM-1024:MLKEM1024:id-alg-ml-kem-1024:2.16.840.1.101.3.4.4.3"
+
+#define KEYMGMT_ALG(bits, v)                                                   \
+    { MLKEM_PROV_NAMES(bits), MLKEM_PROPS, mlkem_##bits##_keymgmt_functions,   \
+      "ML-KEM-" #bits " key management (FIPS 203)" },
+#define KEM_ALG(bits, v)                                                       \
+    { MLKEM_PROV_NAMES(bits), MLKEM_PROPS, mlkem_kem_functions,                \
+      "ML-KEM-" #bits " encapsulation (FIPS 203)" },
 
 static const OSSL_ALGORITHM mlkem_keymgmt_algs[] = {
-    { MLKEM_NAMES_512, MLKEM_PROPS, mlkem_512_keymgmt_functions,
-      "ML-KEM-512 key management (FIPS 203)" },
-    { MLKEM_NAMES_768, MLKEM_PROPS, mlkem_768_keymgmt_functions,
-      "ML-KEM-768 key management (FIPS 203)" },
-    { MLKEM_NAMES_1024, MLKEM_PROPS, mlkem_1024_keymgmt_functions,
-      "ML-KEM-1024 key management (FIPS 203)" },
+    MLKEM_PROV_SETS(KEYMGMT_ALG)
     { "X25519MLKEM768", MLKEM_PROPS, mlkem_x25519mlkem768_keymgmt_functions,
       "X25519 + ML-KEM-768 hybrid key management" },
     { "SecP256r1MLKEM768", MLKEM_PROPS,
@@ -203,24 +262,25 @@ static const OSSL_ALGORITHM mlkem_keymgmt_algs[] = {
     { "SecP384r1MLKEM1024", MLKEM_PROPS,
       mlkem_secp384r1mlkem1024_keymgmt_functions,
       "P-384 + ML-KEM-1024 hybrid key management" },
+    { "X448MLKEM1024", MLKEM_PROPS, mlkem_x448mlkem1024_keymgmt_functions,
+      "X448 + ML-KEM-1024 hybrid key management" },
     { NULL, NULL, NULL, NULL }
 };
 
 static const OSSL_ALGORITHM mlkem_kem_algs[] = {
-    { MLKEM_NAMES_512, MLKEM_PROPS, mlkem_kem_functions,
-      "ML-KEM-512 encapsulation (FIPS 203)" },
-    { MLKEM_NAMES_768, MLKEM_PROPS, mlkem_kem_functions,
-      "ML-KEM-768 encapsulation (FIPS 203)" },
-    { MLKEM_NAMES_1024, MLKEM_PROPS, mlkem_kem_functions,
-      "ML-KEM-1024 encapsulation (FIPS 203)" },
+    MLKEM_PROV_SETS(KEM_ALG)
     { "X25519MLKEM768", MLKEM_PROPS, mlkem_hybrid_kem_functions,
       "X25519 + ML-KEM-768 hybrid KEM" },
     { "SecP256r1MLKEM768", MLKEM_PROPS, mlkem_hybrid_kem_functions,
       "P-256 + ML-KEM-768 hybrid KEM" },
     { "SecP384r1MLKEM1024", MLKEM_PROPS, mlkem_hybrid_kem_functions,
       "P-384 + ML-KEM-1024 hybrid KEM" },
+    { "X448MLKEM1024", MLKEM_PROPS, mlkem_hybrid_kem_functions,
+      "X448 + ML-KEM-1024 hybrid KEM" },
     { NULL, NULL, NULL, NULL }
 };
+#undef KEYMGMT_ALG
+#undef KEM_ALG
 
 /* ---- Provider functions ---------------------------------------------------- */
 
@@ -228,7 +288,6 @@ static OSSL_FUNC_provider_teardown_fn mlkem_prov_teardown;
 static OSSL_FUNC_provider_gettable_params_fn mlkem_prov_gettable_params;
 static OSSL_FUNC_provider_get_params_fn mlkem_prov_get_params;
 static OSSL_FUNC_provider_query_operation_fn mlkem_prov_query;
-static OSSL_FUNC_provider_get_reason_strings_fn mlkem_prov_reasons;
 
 static const OSSL_PARAM *mlkem_prov_gettable_params(void *provctx)
 {
@@ -245,10 +304,6 @@ static const OSSL_PARAM *mlkem_prov_gettable_params(void *provctx)
     return gettable;
 }
 
-/* "mlkem 0.1.0 (FIPS 203 final; backend portable; built with OpenSSL 3.0.19;
- * running on OpenSSL 3.5.7)". One libcrypto per process, so one text. */
-static char g_buildinfo[200];
-
 static int mlkem_prov_get_params(void *provctx, OSSL_PARAM params[])
 {
     MLKEM_PROV_CTX *ctx = provctx;
@@ -261,7 +316,7 @@ static int mlkem_prov_get_params(void *provctx, OSSL_PARAM params[])
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, MLKEM_VERSION_STR))
         goto err;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
-    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, g_buildinfo))
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, ctx->buildinfo))
         goto err;
     p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
     if (p != NULL && !OSSL_PARAM_set_int(p, 1))
@@ -271,7 +326,7 @@ static int mlkem_prov_get_params(void *provctx, OSSL_PARAM params[])
         goto err;
     return 1;
 err:
-    MLKEM_RAISE(MLKEM_R_BAD_PARAMETER);
+    MLKEM_RAISE(ctx, MLKEM_R_BAD_PARAMETER);
     return 0;
 }
 
@@ -297,19 +352,12 @@ static const OSSL_ALGORITHM *mlkem_prov_query(void *provctx, int operation_id,
     }
 }
 
-static const OSSL_ITEM *mlkem_prov_reasons(void *provctx)
-{
-    (void)provctx;
-    return mlkem_reason_strings;
-}
-
 static void mlkem_prov_teardown(void *vctx)
 {
     MLKEM_PROV_CTX *ctx = vctx;
 
     if (ctx == NULL)
         return;
-    registry_remove(ctx->handle);
     OSSL_LIB_CTX_free(ctx->libctx);
     OPENSSL_free(ctx);
 }
@@ -320,8 +368,6 @@ static const OSSL_DISPATCH mlkem_prov_dispatch[] = {
       (void (*)(void))mlkem_prov_gettable_params },
     { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))mlkem_prov_get_params },
     { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))mlkem_prov_query },
-    { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS,
-      (void (*)(void))mlkem_prov_reasons },
     { OSSL_FUNC_PROVIDER_GET_CAPABILITIES,
       (void (*)(void))mlkem_prov_get_capabilities },
     { 0, NULL }
@@ -399,7 +445,9 @@ static int parse_bool(const char *v)
     return -1;
 }
 
-/* Record the first configuration problem (later ones are dropped). */
+/* Record a configuration problem: the first one becomes "config-error";
+ * with MLKEM_TRACE set, each one is also written to stderr, once (at the
+ * instance's start, where configuration is read). */
 static void config_problem(MLKEM_PROV_CTX *ctx, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
@@ -407,13 +455,17 @@ static void config_problem(MLKEM_PROV_CTX *ctx, const char *fmt, ...)
     ;
 static void config_problem(MLKEM_PROV_CTX *ctx, const char *fmt, ...)
 {
+    const char *trace = getenv("MLKEM_TRACE");
+    char msg[sizeof(ctx->config_error)];
     va_list ap;
 
-    if (ctx->config_error[0] != '\0')
-        return;
     va_start(ap, fmt);
-    vsnprintf(ctx->config_error, sizeof(ctx->config_error), fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    if (trace != NULL && *trace != '\0')
+        fprintf(stderr, "mlkem: configuration: %s\n", msg);
+    if (ctx->config_error[0] == '\0')
+        memcpy(ctx->config_error, msg, sizeof(msg));
 }
 
 /* Parse an ordered list of format names into out[] (ended by -1; duplicates
@@ -479,8 +531,132 @@ static void set_default_config(MLKEM_PROV_CTX *ctx)
     memcpy(ctx->input_formats, in_order, sizeof(in_order));
 }
 
+/* ---- Unknown configuration keys ---------------------------------------------
+ * The core hands a provider its section's values only by exact key
+ * (core_get_params locates each stored key in the caller's list), so it
+ * cannot say which keys exist. To catch a mistyped key ("retain_sed"), the
+ * provider reads the configuration file OpenSSL loads by default
+ * (OPENSSL_CONF, else OPENSSLDIR/openssl.cnf), finds its section through
+ * openssl_conf -> providers -> <this provider's name>, and walks it as the
+ * core does (a value naming a section is a subsection: "ml-kem =
+ * ml_kem_sect" gives "ml-kem.<key>"). A key counts only if the core
+ * answers the same value for it, so another file than the one loaded
+ * (OSSL_LIB_CTX_load_config with another path, -config) or another
+ * provider's section reports nothing. Keys the core reads itself (module,
+ * activate, identity, soft_load) are known. Nothing is read for an
+ * instance without configuration (OSSL_PROVIDER_load, -provider). */
+static int known_key(const char *key)
+{
+    static const char *const keys[] = {
+        "module", "activate", "identity", "soft_load", /* the core's */
+        "retain_seed", "prefer_seed", "output_formats", "input_formats",
+    };
+    const char *k = strncmp(key, "ml-kem.", 7) == 0 ? key + 7 : key;
+
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (strcmp(k, keys[i]) == 0 && (k == key || i >= 4))
+            return 1;
+    return 0;
+}
+
+/* 1 if the core holds key = value for this instance. */
+static int core_has(OSSL_FUNC_core_get_params_fn *get_params,
+                    const OSSL_CORE_HANDLE *handle, const char *key,
+                    const char *value)
+{
+    const char *v = NULL;
+    OSSL_PARAM p[2];
+
+    p[0] = OSSL_PARAM_construct_utf8_ptr(key, (char **)&v, 0);
+    p[1] = OSSL_PARAM_construct_end();
+    return get_params(handle, p) && v != NULL && strcmp(v, value) == 0;
+}
+
+static void check_section(MLKEM_PROV_CTX *ctx,
+                          OSSL_FUNC_core_get_params_fn *get_params,
+                          const OSSL_CORE_HANDLE *handle, const CONF *conf,
+                          const char *section, const char *prefix, int depth)
+{
+    STACK_OF(CONF_VALUE) *sk = NCONF_get_section(conf, section);
+
+    for (int i = 0; sk != NULL && i < sk_CONF_VALUE_num(sk); i++) {
+        const CONF_VALUE *cv = sk_CONF_VALUE_value(sk, i);
+        char key[128];
+
+        if (cv->name == NULL || cv->value == NULL)
+            continue;
+        snprintf(key, sizeof(key), "%s%s", prefix, cv->name);
+        if (depth < 4 && NCONF_get_section(conf, cv->value) != NULL) {
+            char sub[sizeof(key) + 1];
+
+            snprintf(sub, sizeof(sub), "%s.", key);
+            check_section(ctx, get_params, handle, conf, cv->value, sub,
+                          depth + 1);
+        } else if (!known_key(key)
+                   && core_has(get_params, handle, key, cv->value)) {
+            if (strcmp(key, "ml-kem.import_pct_type") == 0
+                || strcmp(key, "import_pct_type") == 0)
+                config_problem(ctx, "%s: not supported by mlkem (ignored: "
+                               "an imported private key always gets a "
+                               "pairwise test with a random m)", key);
+            else
+                config_problem(ctx, "%s: unknown key (ignored; known: "
+                               "ml-kem.retain_seed, ml-kem.prefer_seed, "
+                               "ml-kem.output_formats, "
+                               "ml-kem.input_formats)", key);
+        }
+    }
+}
+
+static void check_unknown_keys(MLKEM_PROV_CTX *ctx,
+                               OSSL_FUNC_core_get_params_fn *get_params,
+                               const OSSL_CORE_HANDLE *handle)
+{
+    const char *name = NULL;
+    char *file = NULL;
+    CONF *conf = NULL;
+    long eline = 0;
+    OSSL_PARAM p[2];
+
+    /* Only an instance loaded from a configuration section has "module"
+     * or "activate" among its parameters. */
+    p[0] = OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_CORE_PROV_NAME,
+                                         (char **)&name, 0);
+    p[1] = OSSL_PARAM_construct_end();
+    if (!get_params(handle, p) || name == NULL)
+        return;
+    {
+        const char *m = NULL, *a = NULL;
+        OSSL_PARAM q[3];
+
+        q[0] = OSSL_PARAM_construct_utf8_ptr("module", (char **)&m, 0);
+        q[1] = OSSL_PARAM_construct_utf8_ptr("activate", (char **)&a, 0);
+        q[2] = OSSL_PARAM_construct_end();
+        if (!get_params(handle, q) || (m == NULL && a == NULL))
+            return;
+    }
+    ERR_set_mark(); /* a missing file or value is not an error here */
+    if ((file = CONF_get1_default_config_file()) != NULL
+        && (conf = NCONF_new(NULL)) != NULL
+        && NCONF_load(conf, file, &eline) > 0) {
+        const char *init = NCONF_get_string(conf, NULL, "openssl_conf");
+        const char *provs = init != NULL
+                                ? NCONF_get_string(conf, init, "providers")
+                                : NULL;
+        const char *sect = provs != NULL ? NCONF_get_string(conf, provs, name)
+                                         : NULL;
+
+        if (sect != NULL)
+            check_section(ctx, get_params, handle, conf, sect, "", 0);
+    }
+    NCONF_free(conf);
+    OPENSSL_free(file);
+    ERR_pop_to_mark();
+}
+
 /* Read the provider's configuration section through core_get_params. */
-static void read_config(const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
+static void read_config(OSSL_FUNC_core_get_params_fn *c_get_params,
+                        const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
 {
     enum { RETAIN, PREFER, OUTF, INF, NKEYS };
     static const char *const keys[NKEYS][2] = {
@@ -531,30 +707,119 @@ static void read_config(const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
             break;
         }
     }
+    check_unknown_keys(ctx, c_get_params, handle);
+}
+
+/* ---- Child library context -----------------------------------------------------
+ * OSSL_LIB_CTX_new_child() mirrors every provider of the core's library
+ * context, this instance included. A mirror of ourselves in our own child
+ * context would hold an activation of this instance (the core up-refs a
+ * mirror's parent with activation), so a library context freed without
+ * OSSL_PROVIDER_unload() first (the default one at exit, when an
+ * application never unloads, or a configuration-loaded provider) only
+ * deactivates us down to that self-activation: teardown never runs, and
+ * the instance, its child context and its DRBG stay allocated (a leak
+ * report under LeakSanitizer). It would also take one more error library
+ * number per load, and serves nothing: the child context is for the
+ * default provider's X25519, ECDH, ciphers and DRBG. So the child context
+ * is created from a copy of the core's dispatch table whose
+ * register_child_cb registers filtering callbacks: they forward every
+ * provider's creation and removal to the child context except this
+ * instance's own. The callbacks are registered synchronously inside
+ * OSSL_LIB_CTX_new_child(), in the initialising thread, which is how the
+ * filter learns its context (child_init_ctx); later calls carry the
+ * context as their callback data. */
+static _Thread_local MLKEM_PROV_CTX *child_init_ctx;
+
+static int child_create(const OSSL_CORE_HANDLE *prov, void *cbdata)
+{
+    MLKEM_PROV_CTX *ctx = cbdata;
+
+    if (prov == ctx->handle)
+        return 1; /* not ourselves */
+    return ctx->child_create_cb(prov, ctx->child_cbdata);
+}
+
+static int child_remove(const OSSL_CORE_HANDLE *prov, void *cbdata)
+{
+    MLKEM_PROV_CTX *ctx = cbdata;
+
+    if (prov == ctx->handle)
+        return 1;
+    return ctx->child_remove_cb(prov, ctx->child_cbdata);
+}
+
+static int child_global_props(const char *props, void *cbdata)
+{
+    MLKEM_PROV_CTX *ctx = cbdata;
+
+    return ctx->child_global_props_cb(props, ctx->child_cbdata);
+}
+
+static int child_register(const OSSL_CORE_HANDLE *handle,
+                          int (*create_cb)(const OSSL_CORE_HANDLE *, void *),
+                          int (*remove_cb)(const OSSL_CORE_HANDLE *, void *),
+                          int (*global_props_cb)(const char *, void *),
+                          void *cbdata)
+{
+    MLKEM_PROV_CTX *ctx = child_init_ctx;
+
+    if (ctx == NULL || handle != ctx->handle)
+        return 0;
+    ctx->child_create_cb = create_cb;
+    ctx->child_remove_cb = remove_cb;
+    ctx->child_global_props_cb = global_props_cb;
+    ctx->child_cbdata = cbdata;
+    return ctx->core_register_child_cb(handle, child_create, child_remove,
+                                       child_global_props, ctx);
+}
+
+static OSSL_LIB_CTX *child_ctx_new(MLKEM_PROV_CTX *ctx,
+                                   const OSSL_DISPATCH *in)
+{
+    OSSL_DISPATCH *copy;
+    OSSL_LIB_CTX *libctx;
+    size_t n = 0;
+
+    while (in[n].function_id != 0)
+        n++;
+    if ((copy = OPENSSL_malloc((n + 1) * sizeof(*copy))) == NULL)
+        return NULL;
+    for (size_t i = 0; i <= n; i++) {
+        copy[i] = in[i];
+        if (in[i].function_id == OSSL_FUNC_PROVIDER_REGISTER_CHILD_CB) {
+            ctx->core_register_child_cb =
+                OSSL_FUNC_provider_register_child_cb(&in[i]);
+            copy[i].function = (void (*)(void))child_register;
+        }
+    }
+    child_init_ctx = ctx;
+    libctx = OSSL_LIB_CTX_new_child(ctx->handle, copy);
+    child_init_ctx = NULL;
+    OPENSSL_free(copy); /* the child context keeps the functions, not the table */
+    return libctx;
 }
 
 /* ---- OIDs -------------------------------------------------------------------
  * OpenSSL 3.0 knows no ML-KEM OIDs; create them through the core (which
  * answers success when the OID already exists, as on 3.5). */
-static int create_oids(const OSSL_CORE_HANDLE *handle)
+static int create_oids(const MLKEM_PROV_CTX *ctx,
+                       OSSL_FUNC_core_obj_create_fn *obj_create)
 {
-    static const char *const oids[3][3] = {
-        { "2.16.840.1.101.3.4.4.1", "id-alg-ml-kem-512", "ML-KEM-512" },
-        { "2.16.840.1.101.3.4.4.2", "id-alg-ml-kem-768", "ML-KEM-768" },
-        { "2.16.840.1.101.3.4.4.3", "id-alg-ml-kem-1024", "ML-KEM-1024" },
-    };
-
-    if (c_obj_create == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_OBJ_CREATE_FAILED,
+    if (obj_create == NULL) {
+        MLKEM_RAISE_DATA(ctx, MLKEM_R_OBJ_CREATE_FAILED,
                          "mlkem: cannot create object identifier: the core "
                          "offers no obj_create");
         return 0;
     }
-    for (size_t i = 0; i < 3; i++) {
-        if (!c_obj_create(handle, oids[i][0], oids[i][1], oids[i][2])) {
-            MLKEM_RAISE_DATA(MLKEM_R_OBJ_CREATE_FAILED,
+    for (int v = MLKEM_512; v <= MLKEM_1024; v++) {
+        const mlkem_params *p = mlkem_params_get((mlkem_variant)v);
+        const mlkem_prov_set *set = mlkem_prov_set_of(p);
+
+        if (!obj_create(ctx->handle, set->oid, set->oid_sn, p->name)) {
+            MLKEM_RAISE_DATA(ctx, MLKEM_R_OBJ_CREATE_FAILED,
                              "mlkem: cannot create object identifier %s (%s)",
-                             oids[i][0], oids[i][1]);
+                             set->oid, set->oid_sn);
             return 0;
         }
     }
@@ -578,49 +843,46 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
                                     const OSSL_DISPATCH **out, void **provctx)
 {
     MLKEM_PROV_CTX *ctx = NULL;
+    OSSL_FUNC_core_get_params_fn *get_params = NULL;
+    OSSL_FUNC_core_obj_create_fn *obj_create = NULL;
     const char *ossl_version = NULL;
 
-    /* The upcalls are the same for every load; store them under the lock
-     * that mlkem_prov_err() reads them with. */
-    registry_lock();
+    /* mlkem's error library number and strings, once per process. */
+    if (!CRYPTO_THREAD_run_once(&err_once, err_init))
+        return 0;
+    if ((ctx = OPENSSL_zalloc(sizeof(*ctx))) == NULL)
+        return 0;
+    ctx->handle = handle;
+    ctx->err_lib = atomic_load(&err_lib);
     for (const OSSL_DISPATCH *d = in; d->function_id != 0; d++) {
         switch (d->function_id) {
         case OSSL_FUNC_CORE_GET_PARAMS:
-            c_get_params = OSSL_FUNC_core_get_params(d);
+            get_params = OSSL_FUNC_core_get_params(d);
             break;
         case OSSL_FUNC_CORE_NEW_ERROR:
-            c_new_error = OSSL_FUNC_core_new_error(d);
+            ctx->core_new_error = OSSL_FUNC_core_new_error(d);
             break;
         case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
-            c_set_error_debug = OSSL_FUNC_core_set_error_debug(d);
+            ctx->core_set_error_debug = OSSL_FUNC_core_set_error_debug(d);
             break;
         case OSSL_FUNC_CORE_VSET_ERROR:
-            c_vset_error = OSSL_FUNC_core_vset_error(d);
+            ctx->core_vset_error = OSSL_FUNC_core_vset_error(d);
             break;
         case OSSL_FUNC_CORE_OBJ_CREATE:
-            c_obj_create = OSSL_FUNC_core_obj_create(d);
+            obj_create = OSSL_FUNC_core_obj_create(d);
             break;
         default:
             /* Unknown or unneeded upcalls are ignored. */
             break;
         }
     }
-    g_init_handle = handle;
-    registry_unlock();
 
-    /* The kernels for this CPU are chosen once (arch/dispatch.c). */
-    const char *backend = mlkem_backend_name();
-
-    if ((ctx = OPENSSL_zalloc(sizeof(*ctx))) == NULL)
-        goto err;
-    ctx->handle = handle;
-
-    if (c_get_params != NULL) {
+    if (get_params != NULL) {
         OSSL_PARAM vp[2];
         vp[0] = OSSL_PARAM_construct_utf8_ptr(OSSL_PROV_PARAM_CORE_VERSION,
                                               (char **)&ossl_version, 0);
         vp[1] = OSSL_PARAM_construct_end();
-        if (!c_get_params(handle, vp))
+        if (!get_params(handle, vp))
             ossl_version = NULL;
     }
     ctx->ossl_version = parse_version(ossl_version);
@@ -631,43 +893,40 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
                                                (v >> 20) & 0xFF,
                                                (v >> 4) & 0xFF);
     }
-
-    read_config(handle, ctx);
-    if (!create_oids(handle))
+    read_config(get_params, handle, ctx);
+    /* "mlkem 0.1.0 (FIPS 203 final; backend avx2; built with OpenSSL
+     * 3.0.19; running on OpenSSL 3.5.7)", plus "; configuration error:
+     * <config-error>" when there is one: `openssl list -providers -verbose`
+     * prints the build info, and no other parameter value, on 3.0. The
+     * kernels for this CPU are chosen once (arch/dispatch.c). */
+    snprintf(ctx->buildinfo, sizeof(ctx->buildinfo),
+             "mlkem %s (FIPS 203 final; backend %s; built with OpenSSL %s; "
+             "running on OpenSSL %lu.%lu.%lu)%s%s",
+             MLKEM_VERSION_STR, mlkem_backend_name(), OPENSSL_VERSION_STR,
+             (ctx->ossl_version >> 28) & 0xF,
+             (ctx->ossl_version >> 20) & 0xFF,
+             (ctx->ossl_version >> 4) & 0xFF,
+             ctx->config_error[0] != '\0' ? "; configuration error: " : "",
+             ctx->config_error);
+    if (!create_oids(ctx, obj_create))
         goto err;
 
-    /* A child library context mirrors the providers loaded in ours: the
-     * hybrids fetch X25519 / ECDH there, and RAND_priv_bytes_ex draws from
-     * its DRBG (seeded through the parent). */
-    if ((ctx->libctx = OSSL_LIB_CTX_new_child(handle, in)) == NULL) {
-        MLKEM_RAISE_DATA(MLKEM_R_BAD_PARAMETER,
+    /* A child library context mirrors the providers loaded in ours (but
+     * this instance, see child_ctx_new): the hybrids fetch X25519 / ECDH
+     * there, and RAND_priv_bytes_ex draws from its DRBG (seeded through the
+     * parent). */
+    if ((ctx->libctx = child_ctx_new(ctx, in)) == NULL) {
+        MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER,
                          "mlkem: cannot create a child library context");
         goto err;
     }
 
-    /* Written once (by the first load); later loads see the same text. */
-    registry_lock();
-    if (g_buildinfo[0] == '\0')
-        snprintf(g_buildinfo, sizeof(g_buildinfo),
-                 "mlkem %s (FIPS 203 final; backend %s; built with OpenSSL %s; "
-                 "running on OpenSSL %lu.%lu.%lu)",
-                 MLKEM_VERSION_STR, backend, OPENSSL_VERSION_STR,
-                 (ctx->ossl_version >> 28) & 0xF,
-                 (ctx->ossl_version >> 20) & 0xFF,
-                 (ctx->ossl_version >> 4) & 0xFF);
-    registry_unlock();
-
-    registry_add(handle);
-    set_init_handle(NULL);
     *out = mlkem_prov_dispatch;
     *provctx = ctx;
     return 1;
 
 err:
-    if (ctx != NULL) {
-        OSSL_LIB_CTX_free(ctx->libctx);
-        OPENSSL_free(ctx);
-    }
-    set_init_handle(NULL);
+    OSSL_LIB_CTX_free(ctx->libctx);
+    OPENSSL_free(ctx);
     return 0;
 }

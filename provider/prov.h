@@ -4,12 +4,14 @@
  *
  * Files (one concern each, OpenSSL provider style):
  *   prov.c          OSSL_provider_init, get_params, query_operation, the
- *                   OSSL_ALGORITHM tables, reason strings, OID creation
+ *                   OSSL_ALGORITHM and parameter-set tables, errors and
+ *                   reason strings, OID creation, OSSL_PARAM helpers
  *   key.c           MLKEM_KEY: the key object shared by kmgmt, kem, codecs
  *   kmgmt.c         ML-KEM key management (3 variants via one macro)
  *   kem.c           ML-KEM encapsulate / decapsulate
  *   codecs.c        SPKI / PKCS#8 DER+PEM encoders and decoders, text
- *   hybrid_kmgmt.c  X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024
+ *   hybrid_kmgmt.c  X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024,
+ *                   X448MLKEM1024
  *   hybrid_kem.c    their KEM
  *   capabilities.c  TLS-GROUP capability
  */
@@ -36,11 +38,26 @@ typedef enum {
 } mlkem_fmt;
 
 typedef struct mlkem_prov_ctx {
-    const OSSL_CORE_HANDLE *handle;
+    const OSSL_CORE_HANDLE *handle; /* this instance's, for its errors */
+    /* The core's error upcalls (prov.c's mlkem_prov_err). */
+    OSSL_FUNC_core_new_error_fn *core_new_error;
+    OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
+    OSSL_FUNC_core_vset_error_fn *core_vset_error;
+    int err_lib;              /* mlkem's error library number (prov.c) */
     OSSL_LIB_CTX *libctx;     /* the provider's own library context (a child
-                                 of the core's), for fetching X25519/ECDH */
+                                 of the core's, without a mirror of this
+                                 instance), for fetching X25519/ECDH */
+    /* The child library context's provider callbacks, which prov.c's
+     * filter forwards for every provider of the core's context but this
+     * instance (prov.c, "Child library context"). */
+    int (*child_create_cb)(const OSSL_CORE_HANDLE *prov, void *cbdata);
+    int (*child_remove_cb)(const OSSL_CORE_HANDLE *prov, void *cbdata);
+    int (*child_global_props_cb)(const char *props, void *cbdata);
+    void *child_cbdata;
+    OSSL_FUNC_provider_register_child_cb_fn *core_register_child_cb;
     unsigned long ossl_version; /* running OpenSSL, 0xMNN00PP0L-style:
                                    (major << 28) | (minor << 20) | (patch << 4) */
+    char buildinfo[400];      /* the "buildinfo" provider parameter */
     /* Configuration (openssl.cnf provider section or -provparam), 3.5's knobs:
      * ml-kem.retain_seed, ml-kem.prefer_seed, ml-kem.output_formats,
      * ml-kem.input_formats. Formats are ordered lists, ended by -1. */
@@ -60,6 +77,36 @@ typedef struct mlkem_prov_ctx {
 
 #define MLKEM_OSSL_VERSION(maj, min, pat) \
     (((unsigned long)(maj) << 28) | ((unsigned long)(min) << 20) | ((unsigned long)(pat) << 4))
+
+/* ---- The three parameter sets: names and OIDs, one spelling ---------------
+ * OpenSSL 3.5's names for each set (name, alias, OID short name, dotted
+ * OID), so code and configuration written for 3.5 work unchanged on 3.0.
+ * The OSSL_ALGORITHM tables need them as string constants, hence macros;
+ * MLKEM_PROV_SETS(X) expands X(bits, variant) once per set for the files
+ * that declare per-set functions and tables (kmgmt.c, codecs.c, prov.c).
+ * Sizes and security levels are the kernel's: mlkem_params_get(variant). */
+#define MLKEM_PROV_OID_512 "2.16.840.1.101.3.4.4.1"  /* [FIPS203] NIST CSOR */
+#define MLKEM_PROV_OID_768 "2.16.840.1.101.3.4.4.2"
+#define MLKEM_PROV_OID_1024 "2.16.840.1.101.3.4.4.3"
+#define MLKEM_PROV_OID(bits) MLKEM_PROV_OID_##bits
+#define MLKEM_PROV_OID_SN(bits) "id-alg-ml-kem-" #bits
+/* "ML-KEM-768:MLKEM768:id-alg-ml-kem-768:2.16.840.1.101.3.4.4.2" */
+#define MLKEM_PROV_NAMES(bits)                                                 \
+    "ML-KEM-" #bits ":MLKEM" #bits ":" MLKEM_PROV_OID_SN(bits) ":"              \
+    MLKEM_PROV_OID(bits)
+#define MLKEM_PROV_SETS(X) X(512, MLKEM_512) X(768, MLKEM_768) X(1024, MLKEM_1024)
+
+/* The same, for code: one row per set (prov.c). */
+typedef struct {
+    mlkem_variant variant;        /* kernel sizes: mlkem_params_get(variant) */
+    const char *names;            /* MLKEM_PROV_NAMES(bits) */
+    const char *oid;              /* dotted */
+    const char *oid_sn;           /* "id-alg-ml-kem-768" */
+    const OSSL_DISPATCH *keymgmt; /* mlkem_<bits>_keymgmt_functions */
+} mlkem_prov_set;
+
+/* The row of a parameter set (never NULL for the kernel's three sets). */
+const mlkem_prov_set *mlkem_prov_set_of(const mlkem_params *p);
 
 /* Parameter names OpenSSL 3.5 uses that 3.0's core_names.h lacks. */
 #define MLKEM_PARAM_SEED "seed" /* keymgmt get/import/gen_set: 64-byte d||z */
@@ -87,15 +134,28 @@ int mlkem_prov_key_from_seed_priv(MLKEM_KEY *k, const uint8_t seed[64],
  * provctx->prefer_seed (no: load dk alone with a PCT, dropping the seed). */
 int mlkem_prov_key_from_pub(MLKEM_KEY *k, const uint8_t *ek, size_t len);
 int mlkem_prov_key_has(const MLKEM_KEY *k, int selection);
-/* Raise ERR_LIB_PROV-style error for a kernel error code (mlkem_err). */
-void mlkem_prov_raise_kernel_err(int err);
+/* Raise the reason for a kernel error code (mlkem_err). */
+void mlkem_prov_raise_kernel_err(const MLKEM_PROV_CTX *ctx, int err);
 /* Fill buf from the library context's RBG (RAND_priv_bytes_ex). The first
  * argument is an OSSL_LIB_CTX * (normally provctx->libctx); the signature
  * matches mlkem_rand_fn, so it can be handed to the kernel directly. Returns
  * 1/0 and raises nothing (callers raise MLKEM_R_RANDOM_FAILED). */
 int mlkem_prov_rand(void *provctx_libctx, uint8_t *buf, size_t len);
 
-/* ---- Reason codes (served to the core by prov.c's get_reason_strings) ----- */
+/* ---- OSSL_PARAM helpers (prov.c) --------------------------------------------
+ * libcrypto's OSSL_PARAM_get_octet_string_ptr / OSSL_PARAM_set_octet_string
+ * / OSSL_PARAM_set_int, with the failure reported as ours: a wrong type is
+ * MLKEM_R_BAD_PARAMETER, a short output buffer MLKEM_R_OUTPUT_TOO_SMALL
+ * (libcrypto 3.5+ raises its own error first; it is dropped so that the
+ * caller sees the provider's reason on top of the queue). A NULL data
+ * pointer in an output parameter is a size query (return_size is set). */
+int mlkem_prov_get_octets(const MLKEM_PROV_CTX *ctx, const OSSL_PARAM *p,
+                          const void **data, size_t *len);
+int mlkem_prov_set_octets(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p,
+                          const void *data, size_t len);
+int mlkem_prov_set_int(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p, int v);
+
+/* ---- Reason codes (their strings: prov.c) --------------------------------- */
 
 #define MLKEM_R_EK_NOT_REDUCED        101 /* "encapsulation key not reduced mod q" */
 #define MLKEM_R_DK_HASH_MISMATCH      102 /* "decapsulation key hash check failed" */
@@ -115,21 +175,29 @@ int mlkem_prov_rand(void *provctx_libctx, uint8_t *buf, size_t len);
 #define MLKEM_R_BAD_FORMAT_NAME       116 /* "unknown key format name" */
 #define MLKEM_R_BAD_PARAMETER         117 /* "invalid parameter" */
 #define MLKEM_R_BAD_POINT             118 /* "invalid elliptic curve point" */
-#define MLKEM_R_ZERO_SHARED_SECRET    119 /* "all-zero X25519 shared secret" */
+#define MLKEM_R_ZERO_SHARED_SECRET    119 /* "all-zero X25519 or X448 shared secret" */
 #define MLKEM_R_CLASSICAL_FAILED      120 /* "classical key exchange failed" */
 #define MLKEM_R_WRONG_KEY_TYPE        121 /* "key of the wrong type" */
 #define MLKEM_R_OBJ_CREATE_FAILED     122 /* "cannot create object identifier" */
 #define MLKEM_R_KEY_MISMATCH          123 /* "public key does not match private key" */
 
-/* ERR_raise for this provider (library code is assigned by the core).
- * Implemented in prov.c through the core's new_error/set_error_debug/
- * vset_error upcalls, so it works on every OpenSSL 3.x. */
-void mlkem_prov_err(const char *file, int line, const char *func, int reason,
-                    const char *fmt, ...);
-#define MLKEM_RAISE(reason) \
-    mlkem_prov_err(OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (reason), NULL)
-#define MLKEM_RAISE_DATA(reason, ...) \
-    mlkem_prov_err(OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (reason), __VA_ARGS__)
+/* ERR_raise for this provider: raise `reason` (MLKEM_R_*) through the core's
+ * error upcalls of the instance ctx, the provider context every operation
+ * has (prov.c explains the library number). fmt (printf style, may be NULL)
+ * adds the error's data text. ctx may be NULL only where no instance can be
+ * known; the error is then raised through libcrypto directly. */
+void mlkem_prov_err(const MLKEM_PROV_CTX *ctx, const char *file, int line,
+                    const char *func, int reason, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+#define MLKEM_RAISE(ctx, reason)                                               \
+    mlkem_prov_err((ctx), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (reason),  \
+                   NULL)
+#define MLKEM_RAISE_DATA(ctx, reason, ...)                                     \
+    mlkem_prov_err((ctx), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (reason),  \
+                   __VA_ARGS__)
 
 /* ---- Dispatch tables each file contributes (prov.c lists them) ------------ */
 
@@ -140,7 +208,12 @@ extern const OSSL_DISPATCH mlkem_1024_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_kem_functions[];
 
 /* codecs.c: encoders and decoders per variant and structure (names below
- * are what prov.c's tables reference; codecs.c documents each). */
+ * are what prov.c's tables reference; codecs.c documents each). A decoder's
+ * object reference becomes a key (checked, its reason raised otherwise)
+ * through mlkem_prov_key_from_decoded; want: the set the caller serves, or
+ * NULL for any. */
+MLKEM_KEY *mlkem_prov_key_from_decoded(const void *ref, size_t ref_sz,
+                                       const mlkem_params *want);
 extern const OSSL_ALGORITHM mlkem_prov_encoders[];
 extern const OSSL_ALGORITHM mlkem_prov_decoders[];
 
@@ -148,6 +221,7 @@ extern const OSSL_ALGORITHM mlkem_prov_decoders[];
 extern const OSSL_DISPATCH mlkem_x25519mlkem768_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_secp256r1mlkem768_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_secp384r1mlkem1024_keymgmt_functions[];
+extern const OSSL_DISPATCH mlkem_x448mlkem1024_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_hybrid_kem_functions[];
 int mlkem_prov_get_capabilities(void *provctx, const char *capability,
                                 OSSL_CALLBACK *cb, void *arg);

@@ -7,11 +7,14 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+
+#include <openssl/err.h>
 
 void test_skip(const char *fmt, ...)
 {
@@ -36,19 +39,29 @@ void test_fail(const char *fmt, ...)
     va_end(ap);
 }
 
-atomic_int test_failures;
+static atomic_int checks, failures;
 
+/* Failure messages beyond this many are counted, not printed (a broken
+ * kernel fails the same check thousands of times). */
 #define TEST_MAX_MESSAGES 50
 
-void test_check_failed(const char *file, int line, const char *fmt, ...)
+int test_check_at(int ok, const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
-    const int n = atomic_fetch_add(&test_failures, 1);
+    unsigned long e;
+    const char *efile, *efunc, *data;
+    int eline, flags, n;
+    char buf[256];
 
+    atomic_fetch_add(&checks, 1);
+    if (ok)
+        return 1;
+    n = atomic_fetch_add(&failures, 1);
     if (n >= TEST_MAX_MESSAGES) {
         if (n == TEST_MAX_MESSAGES)
             fprintf(stderr, "FAIL: (further failure messages suppressed)\n");
-        return;
+        ERR_clear_error();
+        return 0;
     }
     fflush(stdout);
     va_start(ap, fmt);
@@ -56,16 +69,34 @@ void test_check_failed(const char *file, int line, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+    while ((e = ERR_get_error_all(&efile, &eline, &efunc, &data, &flags)) != 0) {
+        ERR_error_string_n(e, buf, sizeof(buf));
+        fprintf(stderr, "    openssl: %s (%s:%d %s)%s%s\n", buf, efile, eline,
+                efunc, (flags & ERR_TXT_STRING) ? ": " : "",
+                (flags & ERR_TXT_STRING) ? data : "");
+    }
+    return 0;
+}
+
+int test_check_count(void)
+{
+    return atomic_load(&checks);
+}
+
+int test_failure_count(void)
+{
+    return atomic_load(&failures);
 }
 
 int test_finish(const char *name)
 {
-    if (test_failures != 0) {
-        fprintf(stderr, "%s: %d failure%s\n", name, test_failures,
-                test_failures == 1 ? "" : "s");
+    int n = atomic_load(&failures), c = atomic_load(&checks);
+
+    if (n != 0) {
+        fprintf(stderr, "%s: %d of %d checks failed\n", name, n, c);
         return 1;
     }
-    printf("%s: all checks passed\n", name);
+    printf("%s: all %d checks passed\n", name, c);
     return 0;
 }
 

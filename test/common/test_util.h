@@ -3,7 +3,8 @@
  *
  *   - visible skips (exit code 77, which mlkem_add_test() maps to SKIP);
  *   - counted checks (TEST_CHECK, test_finish): the one way every C test
- *     program asserts and reports;
+ *     program asserts and reports, thread-safe, printing the OpenSSL error
+ *     queue on failure;
  *   - a seeded deterministic generator (test_rng), the one source of test
  *     inputs, so every failure reproduces;
  *   - hex decode / encode (case-insensitive input, lowercase output);
@@ -39,21 +40,22 @@ TEST_NORETURN void test_skip(const char *fmt, ...) TEST_PRINTF(1, 2);
 /* Print "FAIL: <reason>" on stderr (does not exit). */
 void test_fail(const char *fmt, ...) TEST_PRINTF(1, 2);
 
-/* Counted checks: TEST_CHECK(cond, fmt, ...) prints "FAIL: file:line:
- * <message>" on stderr when cond is false (the first 50 messages; every
- * failure is counted) and counts it in test_failures, an atomic counter, so
- * checks may run on several threads; test_finish(name) prints the verdict
- * and returns the exit code (0 when no check failed, else 1). A body that
- * wants its own count reads test_failures before and after. */
-#include <stdatomic.h>
-extern atomic_int test_failures;
-void test_check_failed(const char *file, int line, const char *fmt, ...)
-    TEST_PRINTF(3, 4);
+/* Counted checks, the one way the C tests assert and report:
+ * TEST_CHECK(cond, fmt, ...) counts a check and evaluates to cond (1 or
+ * 0), so it also serves as `if (!TEST_CHECK(...)) return;`. A failure
+ * prints "FAIL: file:line: <message>" on stderr, then the OpenSSL error
+ * queue (one "    openssl: ..." line per error, oldest first), which it
+ * clears. test_finish(name) prints the verdict and returns the exit code
+ * (0 when no check failed, else 1). The counters are atomic: checks may
+ * run in several threads at once. Only the first 50 failure messages are
+ * printed; every failure is counted. A body that reports its own count
+ * reads test_failure_count() before and after. */
+int test_check_at(int ok, const char *file, int line, const char *fmt, ...)
+    TEST_PRINTF(4, 5);
 #define TEST_CHECK(cond, ...)                                                  \
-    do {                                                                       \
-        if (!(cond))                                                           \
-            test_check_failed(__FILE__, __LINE__, __VA_ARGS__);                \
-    } while (0)
+    test_check_at(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+int test_check_count(void);   /* checks so far */
+int test_failure_count(void); /* failed checks so far */
 int test_finish(const char *name);
 
 /* ---- the seeded generator ------------------------------------------------ */

@@ -95,7 +95,7 @@ static void model_permute(uint8_t m[200])
 static int state_eq(const xn_api *api, const xn_state *st,
                     uint8_t model[][200], const char *what)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     uint8_t got[200];
     for (unsigned i = 0; i < api->n; i++) {
         memset(got, 0x5A, sizeof(got));
@@ -103,14 +103,14 @@ static int state_eq(const xn_api *api, const xn_state *st,
         TEST_CHECK(test_bytes_eq(what, got, model[i], 200), "x%u instance %u",
                  api->n, i);
     }
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 /* init, then a random walk of xor_bytes / extract_bytes / permute at odd
  * offsets and lengths, compared with the model after every step. */
 static int test_bytes_walk(const xn_api *api, test_rng *rng, const char *be)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     xn_state st;
     uint8_t model[8][200], buf[200], got[200 + 8];
 
@@ -151,7 +151,7 @@ static int test_bytes_walk(const xn_api *api, test_rng *rng, const char *be)
             for (unsigned i = 0; i < api->n; i++)
                 model_permute(model[i]);
         }
-        if (test_failures - before > 10)
+        if (test_failure_count() - before > 10)
             break;
     }
     (void)state_eq(api, &st, model, "after the walk");
@@ -162,7 +162,7 @@ static int test_bytes_walk(const xn_api *api, test_rng *rng, const char *be)
         TEST_CHECK(memcmp(&st, &zero, api->size) == 0, "[%s] x%u cleanse", be,
                  api->n);
     }
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 /* absorb_once + squeezeblocks with a different input per instance equals
@@ -170,7 +170,7 @@ static int test_bytes_walk(const xn_api *api, test_rng *rng, const char *be)
  * without disturbing the others. */
 static int test_sponges(const xn_api *api, test_rng *rng, const char *be)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     static const unsigned rates[] = {MLKEM_SHAKE128_RATE, MLKEM_SHAKE256_RATE,
                                      MLKEM_SHA3_512_RATE};
     static const uint8_t dss[] = {0x1f, 0x06};
@@ -240,31 +240,31 @@ static int test_sponges(const xn_api *api, test_rng *rng, const char *be)
         if (!kt_evp(EVP_shake128(), in[i], 34, exp,
                     3 * MLKEM_SHAKE128_RATE)) {
             TEST_CHECK(0, "[%s] libcrypto SHAKE128 failed", be);
-            return test_failures - before;
+            return test_failure_count() - before;
         }
         TEST_CHECK(test_bytes_eq("x SHAKE128 vs libcrypto", out[i], exp,
                                3 * MLKEM_SHAKE128_RATE),
                  "[%s] x%u instance %u", be, api->n, i);
     }
     api->cleanse(&st);
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 static int run(const char *backend, void *arg)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     test_rng rng;
     const xn_api *apis[] = {&api_x4, &api_x8};
 
     (void)arg;
     test_rng_init(&rng, "test_keccak_xn");
     for (size_t a = 0; a < 2; a++) {
-        const int f0 = test_failures;
+        const int f0 = test_failure_count();
         test_bytes_walk(apis[a], &rng, backend);
         test_sponges(apis[a], &rng, backend);
-        printf("  x%u %s\n", apis[a]->n, test_failures == f0 ? "ok" : "FAIL");
+        printf("  x%u %s\n", apis[a]->n, test_failure_count() == f0 ? "ok" : "FAIL");
     }
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 int main(void)

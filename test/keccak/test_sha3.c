@@ -109,7 +109,7 @@ static void incremental(const algo *a, test_rng *rng, uint8_t *out,
 static int check_one(const algo *a, test_rng *rng, const uint8_t *in,
                      size_t len, size_t outlen, const char *backend)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     uint8_t exp[MAXOUT], got[MAXOUT + 8];
     char what[128];
 
@@ -132,12 +132,12 @@ static int check_one(const algo *a, test_rng *rng, const uint8_t *in,
     for (size_t i = outlen; i < outlen + 8; i++)
         TEST_CHECK(got[i] == CANARY, "%s: byte %zu written past the end", what,
                  i);
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 static int test_lengths(const algo *a, test_rng *rng, const char *backend)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     uint8_t in[MAXIN];
     const size_t maxlen = 3 * (size_t)a->rate + 2;
     /* For SHAKE: a default output length of two blocks and a bit. */
@@ -154,12 +154,12 @@ static int test_lengths(const algo *a, test_rng *rng, const char *backend)
             for (size_t outlen = 0; outlen <= maxlen; outlen++)
                 (void)check_one(a, rng, in, lens[k], outlen, backend);
     }
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 static int test_long(const algo *a, test_rng *rng, const char *backend)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     const size_t lens[] = {1000, 4096, 100003, 1 << 20};
     uint8_t *in = malloc(1 << 20);
 
@@ -172,7 +172,7 @@ static int test_long(const algo *a, test_rng *rng, const char *backend)
         (void)check_one(a, rng, in, lens[k],
                            a->dlen ? a->dlen : 3 * (size_t)a->rate, backend);
     free(in);
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 /* mlkem_keccak_squeezeblocks right after finalize and after earlier blocks equals
@@ -180,7 +180,7 @@ static int test_long(const algo *a, test_rng *rng, const char *backend)
  * with the next block. */
 static int test_squeezeblocks(const algo *a, test_rng *rng, const char *backend)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     uint8_t in[300], exp[6 * MAXRATE], got[6 * MAXRATE];
     const size_t r = a->rate;
     mlkem_keccak_ctx ctx;
@@ -209,24 +209,24 @@ static int test_squeezeblocks(const algo *a, test_rng *rng, const char *backend)
         TEST_CHECK(memcmp(&ctx, &zero, sizeof(ctx)) == 0, "%s: cleanse",
                  a->name);
     }
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 static int run(const char *backend, void *arg)
 {
-    const int before = test_failures;
+    const int before = test_failure_count();
     test_rng rng;
 
     (void)arg;
     test_rng_init(&rng, "test_sha3");
     for (size_t i = 0; i < sizeof(algos) / sizeof(algos[0]); i++) {
-        const int f0 = test_failures;
+        const int f0 = test_failure_count();
         test_lengths(&algos[i], &rng, backend);
         test_long(&algos[i], &rng, backend);
         test_squeezeblocks(&algos[i], &rng, backend);
-        printf("  %-9s %s\n", algos[i].name, test_failures == f0 ? "ok" : "FAIL");
+        printf("  %-9s %s\n", algos[i].name, test_failure_count() == f0 ? "ok" : "FAIL");
     }
-    return test_failures - before;
+    return test_failure_count() - before;
 }
 
 int main(void)

@@ -36,7 +36,7 @@ static int run(const char *backend, void *arg)
 {
     test_rng rng;
     static mlkem_key key;
-    const int failures0 = test_failures;
+    const int failures0 = test_failure_count();
     (void)arg;
     test_rng_init(&rng, backend);
 
@@ -86,7 +86,7 @@ static int run(const char *backend, void *arg)
         MLKEM_CT_DECLASSIFY(K2, 32);
         TEST_CHECK(memcmp(K, K2, 32) == 0, "%s: shared secrets differ", p->name);
     }
-    return test_failures - failures0;
+    return test_failure_count() - failures0;
 }
 
 int main(void)

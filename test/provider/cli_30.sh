@@ -147,30 +147,82 @@ for B in 512 768 1024; do
     fi
 done
 
-# A malformed key is rejected by OUR decoder, with our reason string (the
-# CLI's store loader hides decoder reasons; the example shows them).
+# A malformed or inconsistent key is refused with our reason. OpenSSL 3.0's
+# store loader (what `openssl pkey` uses) drops the reasons of a failed key
+# decode and says only "unsupported" (3.5 keeps them: cli_interop.sh); with
+# MLKEM_TRACE=1 the provider prints the reason, and programs that decode
+# through EVP (PEM_read_bio_PrivateKey, d2i_*, OSSL_DECODER; the example
+# program here) get it on the error queue.
 echo "== malformed keys"
-python3 - <<'EOF' || fail "python3 for the malformed key"
+python3 - <<'EOF' || fail "python3 for the malformed keys"
 import base64
+def pem(name, label, d):
+    b = base64.encodebytes(bytes(d)).decode().replace("\n", "")
+    open(name, "w").write("-----BEGIN " + label + "-----\n"
+        + "\n".join(b[i:i + 64] for i in range(0, len(b), 64))
+        + "\n-----END " + label + "-----\n")
 d = bytearray(open("seedpub768.der", "rb").read())
 d[22] = 0xff; d[23] |= 0x0f          # first ek coefficient = 0xfff >= q
 open("bad.der", "wb").write(d)
-b = base64.encodebytes(bytes(d)).decode().replace("\n", "")
-open("bad.pem", "w").write("-----BEGIN PUBLIC KEY-----\n"
-    + "\n".join(b[i:i + 64] for i in range(0, len(b), 64))
-    + "\n-----END PUBLIC KEY-----\n")
+pem("bad.pem", "PUBLIC KEY", d)
+d = bytearray(open("seed768.der", "rb").read())
+d[30] ^= 0x01                        # a byte of the seed in seed-priv
+pem("badseed.pem", "PRIVATE KEY", d)
 EOF
 if run b.tr pkey "${PROV[@]}" -pubin -inform DER -in bad.der -noout; then
     fail "unreduced ek accepted by pkey"
 fi
-expect_trace b.tr "decode ML-KEM-768 SubjectPublicKeyInfo rejected"
+expect_trace b.tr "decode ML-KEM-768 SubjectPublicKeyInfo rejected: encapsulation key not reduced mod q"
+if run bs.tr pkey "${PROV[@]}" -in badseed.pem -noout; then
+    fail "a seed-priv key whose seed does not match dk accepted by pkey"
+fi
+expect_trace bs.tr "decode ML-KEM-768 PrivateKeyInfo rejected: seed does not match private key"
+echo "   $("$OPENSSL" version | cut -d' ' -f1-2) pkey without the trace says:"
+"$OPENSSL" pkey "${PROV[@]}" -in badseed.pem -noout 2>&1 | sed 's/^/     /' || true
 if [ -n "$EVP" ]; then
     if "$EVP" --provider-path "$DIR" encap bad.pem ct.bin ss.bin >/dev/null 2>b.err; then
         fail "unreduced ek accepted by encap"
     fi
     grep -q ':mlkem:.*:encapsulation key not reduced mod q:' b.err \
         || { fail "no mlkem reason for the unreduced ek"; cat b.err; }
+    if "$EVP" --provider-path "$DIR" decap badseed.pem ct.bin ss.bin >/dev/null 2>bs.err; then
+        fail "inconsistent seed-priv key accepted by decap"
+    fi
+    grep -q ':mlkem:.*:seed does not match private key:' bs.err \
+        || { fail "no mlkem reason for the inconsistent key"; cat bs.err; }
 fi
+
+# A mistyped configuration key is reported: in the build info that
+# `openssl list -providers -verbose` prints, and, only with MLKEM_TRACE set,
+# once on stderr; a correct configuration prints nothing.
+echo "== configuration errors"
+cat >typo.cnf <<EOF
+openssl_conf = openssl_init
+[openssl_init]
+providers = provider_sect
+[provider_sect]
+default = default_sect
+mlkem = mlkem_sect
+[default_sect]
+activate = 1
+[mlkem_sect]
+module = $DIR/mlkem.so
+activate = 1
+retain_sed = no
+EOF
+OPENSSL_CONF=typo.cnf "$OPENSSL" list -providers -verbose >typo.out 2>typo.err \
+    || fail "list -providers with a mistyped key"
+grep -q 'build info: mlkem .*; configuration error: retain_sed: unknown key' typo.out \
+    || { fail "the build info does not name the mistyped key"; cat typo.out; }
+[ -s typo.err ] && { fail "stderr output without MLKEM_TRACE"; cat typo.err; }
+OPENSSL_CONF=typo.cnf MLKEM_TRACE=1 "$OPENSSL" list -providers >/dev/null 2>typo.tr \
+    || fail "list -providers with MLKEM_TRACE"
+expect_trace typo.tr "configuration: retain_sed: unknown key (ignored; known: ml-kem.retain_seed, ml-kem.prefer_seed, ml-kem.output_formats, ml-kem.input_formats)"
+[ "$(grep -c '^mlkem: configuration:' typo.tr)" = 1 ] || { fail "not logged once"; cat typo.tr; }
+sed 's/^retain_sed = no$/retain_seed = no/' typo.cnf >good.cnf
+OPENSSL_CONF=good.cnf MLKEM_TRACE=1 "$OPENSSL" list -providers -verbose >good.out 2>good.tr \
+    || fail "list -providers with a correct key"
+grep -q 'configuration error' good.out good.tr && { fail "a correct key was reported"; cat good.out good.tr; }
 
 if [ -n "$EVP" ]; then
     echo "== example demo"

@@ -173,6 +173,47 @@ for B in 512 768 1024; do
     done
 done
 
+# 6. Refused keys: OpenSSL 3.5's `openssl pkey` shows our reason for a
+#    private key (the key management refuses the decoder's key; 3.5's
+#    decoder treats that as a hard error and its store loader keeps the
+#    reason). For `pkey -pubin` 3.5 says only "unsupported", for its own
+#    ML-KEM too (checked here); our trace still names the reason.
+echo "== refused keys"
+ours bgen genpkey -algorithm ML-KEM-768 -pkeyopt hexseed:$SEED -outform DER -out b768.der \
+    || fail "refused keys: genpkey"
+ours bpub pkey -inform DER -in b768.der -pubout -outform DER -out b768pub.der \
+    || fail "refused keys: pubout"
+python3 - <<'EOF' || fail "python3 for the refused keys"
+import base64
+def pem(name, label, d):
+    b = base64.encodebytes(bytes(d)).decode().replace("\n", "")
+    open(name, "w").write("-----BEGIN " + label + "-----\n"
+        + "\n".join(b[i:i + 64] for i in range(0, len(b), 64))
+        + "\n-----END " + label + "-----\n")
+d = bytearray(open("b768.der", "rb").read())
+d[30] ^= 0x01                        # a byte of the seed in seed-priv
+pem("badseed.pem", "PRIVATE KEY", d)
+d = bytearray(open("b768pub.der", "rb").read())
+d[22] = 0xff; d[23] |= 0x0f          # first ek coefficient = 0xfff >= q
+pem("badpub.pem", "PUBLIC KEY", d)
+EOF
+for who in ours excl; do
+    if $who rs pkey -in badseed.pem -noout; then
+        fail "$who: inconsistent seed-priv key accepted"
+    fi
+    grep -q ':mlkem:.*:seed does not match private key:' rs.tr \
+        || { fail "$who: 3.5's pkey does not show our reason"; cat rs.tr; }
+    if $who rp pkey -pubin -in badpub.pem -noout; then
+        fail "$who: unreduced ek accepted"
+    fi
+    expect_trace rp "decode ML-KEM-768 SubjectPublicKeyInfo rejected: encapsulation key not reduced mod q"
+done
+if theirs tp pkey -pubin -in badpub.pem -noout; then
+    fail "3.5 accepted the unreduced ek"
+fi
+grep -q 'unsupported' tp.tr || { fail "3.5's own -pubin message changed:"; cat tp.tr; }
+grep -m1 ':mlkem:' rs.tr | sed 's/^/   3.5 says: /'
+
 if [ -n "$EVP" ]; then
     echo "== example on 3.5"
     "$EVP" --provider-path "$DIR" >demo.out || fail "example demo on 3.5"

@@ -26,7 +26,8 @@ mlkem_add_test(provider_codecs_der COMMAND provider_test_codecs_der
 
 if(TARGET mlkem)
   add_executable(provider_test_codecs ${CMAKE_CURRENT_LIST_DIR}/test_codecs.c)
-  target_link_libraries(provider_test_codecs PRIVATE OpenSSL::Crypto)
+  target_link_libraries(provider_test_codecs PRIVATE mlkem_test_util
+                        OpenSSL::Crypto)
   add_dependencies(provider_test_codecs mlkem)
 
   mlkem_add_test(provider_codecs_30

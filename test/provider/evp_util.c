@@ -3,8 +3,6 @@
  */
 #include "test/provider/evp_util.h"
 
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,43 +28,7 @@ const evp_variant *evp_variant_by_name(const char *name)
     return NULL;
 }
 
-/* The thread test calls the checks from 8 threads. */
-static _Atomic int failures_a, checks_a;
-int evp_failures, evp_checks; /* snapshots, see evp_check */
 const char *evp_skip_reason;
-
-static void print_errors(void)
-{
-    unsigned long e;
-    const char *file, *func, *data;
-    int line, flags;
-    char buf[256];
-
-    while ((e = ERR_get_error_all(&file, &line, &func, &data, &flags)) != 0) {
-        ERR_error_string_n(e, buf, sizeof(buf));
-        fprintf(stderr, "    openssl: %s (%s:%d %s)%s%s\n", buf, file, line,
-                func, (flags & ERR_TXT_STRING) ? ": " : "",
-                (flags & ERR_TXT_STRING) ? data : "");
-    }
-}
-
-int evp_check(int cond, const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-
-    evp_checks = ++checks_a;
-    if (cond)
-        return 1;
-    evp_failures = ++failures_a;
-    fflush(stdout);
-    fprintf(stderr, "FAIL: %s:%d: ", file, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    print_errors();
-    return 0;
-}
 
 int evp_expect_reason_at(int ok, const char *reason, const char *file,
                          int line, const char *what)
@@ -74,8 +36,8 @@ int evp_expect_reason_at(int ok, const char *reason, const char *file,
     unsigned long e;
     const char *lib, *got;
 
-    if (!evp_check(!ok, file, line, "%s: succeeded, expected \"%s\"", what,
-                   reason)) {
+    if (!test_check_at(!ok, file, line, "%s: succeeded, expected \"%s\"",
+                       what, reason)) {
         ERR_clear_error();
         return 0;
     }
@@ -84,10 +46,10 @@ int evp_expect_reason_at(int ok, const char *reason, const char *file,
     got = ERR_reason_error_string(e);
     int good = e != 0 && lib != NULL && strcmp(lib, "mlkem") == 0
                && got != NULL && strcmp(got, reason) == 0;
-    evp_check(good, file, line,
-              "%s: first error is lib \"%s\" reason \"%s\" (0x%lx), "
-              "expected mlkem \"%s\"", what, lib ? lib : "(null)",
-              got ? got : "(null)", e, reason);
+    test_check_at(good, file, line,
+                  "%s: first error is lib \"%s\" reason \"%s\" (0x%lx), "
+                  "expected mlkem \"%s\"", what, lib ? lib : "(null)",
+                  got ? got : "(null)", e, reason);
     ERR_clear_error();
     return good;
 }
@@ -123,8 +85,7 @@ int evp_env_open(evp_env *e, const char *moddir)
         goto err;
     return 1;
 err:
-    fprintf(stderr, "FAIL: cannot load mlkem from %s\n", moddir);
-    print_errors();
+    TEST_CHECK(0, "cannot load mlkem and default from %s", moddir);
     evp_env_close(e);
     return 0;
 }
@@ -257,5 +218,5 @@ int evp_shake256(evp_env *e, const uint8_t *in1, size_t len1,
 void evp_random(evp_env *e, uint8_t *buf, size_t len)
 {
     if (RAND_bytes_ex(e->libctx, buf, len, 0) != 1)
-        CHECK(0, "RAND_bytes_ex failed");
+        TEST_CHECK(0, "RAND_bytes_ex failed");
 }

@@ -3,8 +3,8 @@
  *
  * Everything goes through public OpenSSL 3.0 API only, in a private library
  * context with mlkem.so and "default" loaded, fetching with the property
- * query "provider=mlkem". Checks count failures instead of aborting, so one
- * run reports every broken case.
+ * query "provider=mlkem". Checks (TEST_CHECK) count failures instead of
+ * aborting, so one run reports every broken case.
  */
 #ifndef MLKEM_TEST_EVP_UTIL_H
 #define MLKEM_TEST_EVP_UTIL_H
@@ -14,6 +14,8 @@
 
 #include <openssl/evp.h>
 #include <openssl/provider.h>
+
+#include "test/common/test_util.h"
 
 #define EVP_TEST_PROPQ "provider=mlkem"
 
@@ -55,26 +57,17 @@ typedef struct {
 int evp_env_open(evp_env *e, const char *moddir);
 void evp_env_close(evp_env *e);
 
-/* ---- Checks ------------------------------------------------------------------ */
+/* ---- Checks ------------------------------------------------------------------
+ * TEST_CHECK and test_finish (test/common/test_util.h) count and report;
+ * the suites below add only what is specific to the provider. */
 
-extern int evp_failures;
-extern int evp_checks;
 /* Set by a suite that could not run (missing vectors): main() then exits 77
  * with this reason if nothing failed. */
 extern const char *evp_skip_reason;
 
-/* Count a check; on failure print "FAIL: file:line: message" and the
- * OpenSSL error queue. Evaluates to cond. */
-int evp_check(int cond, const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-#define CHECK(cond, ...) evp_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-
 /* After an operation that must have failed (ok == 0): the first error on the
  * queue must come from the mlkem provider with exactly this reason string.
- * Clears the queue. */
+ * Two counted checks; clears the queue. */
 int evp_expect_reason_at(int ok, const char *reason, const char *file,
                          int line, const char *what);
 #define EXPECT_REASON(ok, reason, what) \
@@ -119,5 +112,7 @@ void evp_suite_bad(evp_env *e);        /* test_evp_bad.c */
 void evp_suite_acvp(evp_env *e);       /* test_evp_acvp.c (may skip) */
 void evp_suite_config(const char *moddir); /* test_evp_config.c */
 void evp_suite_instances(const char *moddir); /* test_evp.c */
+void evp_suite_cycles(const char *moddir); /* test_evp_cycles.c */
+void evp_suite_secure(evp_env *e);     /* test_evp_secure.c */
 
 #endif /* MLKEM_TEST_EVP_UTIL_H */

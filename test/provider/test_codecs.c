@@ -48,23 +48,12 @@
 #include <openssl/x509.h>
 
 #include "provider/prov.h" /* MLKEM_R_* reason codes */
+#include "test/common/test_util.h"
 #include "test_codecs_expected.h"
 
-static int failures;
 static int is35;
 static const char *module_path;
 static char tmpdir[256];
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            failures++;                                                        \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
-            printf(__VA_ARGS__);                                               \
-            printf("\n");                                                      \
-            ERR_print_errors_fp(stdout);                                       \
-        }                                                                      \
-    } while (0)
 
 /* ---- Small helpers ------------------------------------------------------- */
 
@@ -129,10 +118,8 @@ static OSSL_LIB_CTX *make_ctx(const char *tag, const char *mlkem_lines)
     if (ctx == NULL || !OSSL_LIB_CTX_load_config(ctx, path)
         || !OSSL_PROVIDER_available(ctx, "mlkem")
         || !OSSL_PROVIDER_available(ctx, "default")) {
-        printf("FAIL: cannot configure a library context from %s\n", path);
-        ERR_print_errors_fp(stdout);
+        TEST_CHECK(0, "cannot configure a library context from %s", path);
         OSSL_LIB_CTX_free(ctx);
-        failures++;
         return NULL;
     }
     unlink(path);
@@ -298,23 +285,23 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
 
     printf("== %s: default formats\n", x->name);
     if (key == NULL) {
-        CHECK(0, "keygen from seed");
+        TEST_CHECK(0, "keygen from seed");
         return;
     }
-    CHECK(strcmp(provider_of(key), "mlkem") == 0, "keygen served by %s",
+    TEST_CHECK(strcmp(provider_of(key), "mlkem") == 0, "keygen served by %s",
           provider_of(key));
 
     spki = encode(key, EVP_PKEY_PUBLIC_KEY, "DER", "SubjectPublicKeyInfo", pq,
                   &spki_len);
-    CHECK(spki != NULL && spki_len == x->spki_len && sha_is(spki, spki_len, x->spki),
+    TEST_CHECK(spki != NULL && spki_len == x->spki_len && sha_is(spki, spki_len, x->spki),
           "SPKI DER (%zu bytes)", spki_len);
     pki = encode(key, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &pki_len);
-    CHECK(pki != NULL && pki_len == x->len[0] && sha_is(pki, pki_len, x->sha[0]),
+    TEST_CHECK(pki != NULL && pki_len == x->len[0] && sha_is(pki, pki_len, x->sha[0]),
           "PKCS#8 DER seed-priv (%zu bytes)", pki_len);
     if (spki == NULL || pki == NULL)
         goto end;
     /* notes §6 prefix: 3082 X be 020100 300b 0609 608648016503040404 0N */
-    CHECK(pki[0] == 0x30 && pki[1] == 0x82 && pki[4] == 0x02 && pki[6] == 0x00
+    TEST_CHECK(pki[0] == 0x30 && pki[1] == 0x82 && pki[4] == 0x02 && pki[6] == 0x00
           && pki[8] == 0x0b && pki[19] == (unsigned char)(x->bits / 256 - 1)
           && pki[20] == 0x04 && pki[24] == 0x30 && pki[28] == 0x04 && pki[29] == 0x40,
           "seed-priv prefix");
@@ -322,23 +309,23 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
     /* DER round trip through our decoders (only ours: provider=mlkem). */
     k2 = decode(ctx, pki, pki_len, "DER", "PrivateKeyInfo", x->name,
                 EVP_PKEY_KEYPAIR, pq);
-    CHECK(k2 != NULL, "decode PKCS#8 DER");
+    TEST_CHECK(k2 != NULL, "decode PKCS#8 DER");
     if (k2 != NULL) {
-        CHECK(encodes_to(k2, EVP_PKEY_KEYPAIR, pq, pki, pki_len),
+        TEST_CHECK(encodes_to(k2, EVP_PKEY_KEYPAIR, pq, pki, pki_len),
               "PKCS#8 DER round trip");
-        CHECK(EVP_PKEY_eq(key, k2) == 1, "decoded key equals original");
+        TEST_CHECK(EVP_PKEY_eq(key, k2) == 1, "decoded key equals original");
     }
     pub = decode(ctx, spki, spki_len, "DER", "SubjectPublicKeyInfo", NULL,
                  EVP_PKEY_PUBLIC_KEY, pq);
-    CHECK(pub != NULL && EVP_PKEY_is_a(pub, x->name), "decode SPKI DER");
+    TEST_CHECK(pub != NULL && EVP_PKEY_is_a(pub, x->name), "decode SPKI DER");
     if (pub != NULL) {
-        CHECK(encodes_to(pub, EVP_PKEY_PUBLIC_KEY, pq, spki, spki_len),
+        TEST_CHECK(encodes_to(pub, EVP_PKEY_PUBLIC_KEY, pq, spki, spki_len),
               "SPKI DER round trip");
-        CHECK(k2 != NULL && kat_roundtrip(ctx, pub, k2, pq, x->kat_ss),
+        TEST_CHECK(k2 != NULL && kat_roundtrip(ctx, pub, k2, pq, x->kat_ss),
               "KAT encaps to decoded SPKI, decaps with decoded PKCS#8");
         /* A public key has no private encoding. */
         again = encode(pub, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &alen);
-        CHECK(again == NULL, "PKCS#8 of a public key must fail");
+        TEST_CHECK(again == NULL, "PKCS#8 of a public key must fail");
         OPENSSL_free(again);
         again = NULL;
         ERR_clear_error();
@@ -353,23 +340,23 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
         int n = i2d_PUBKEY(key, &b);
         EVP_PKEY *d;
 
-        CHECK(n == (int)spki_len && memcmp(b, spki, spki_len) == 0,
+        TEST_CHECK(n == (int)spki_len && memcmp(b, spki, spki_len) == 0,
               "i2d_PUBKEY (%d bytes)", n);
         OPENSSL_free(b);
         b = NULL;
         n = i2d_PrivateKey(key, &b);
-        CHECK(n == (int)pki_len && memcmp(b, pki, pki_len) == 0,
+        TEST_CHECK(n == (int)pki_len && memcmp(b, pki, pki_len) == 0,
               "i2d_PrivateKey (%d bytes)", n);
         OPENSSL_free(b);
         q = spki;
         d = d2i_PUBKEY_ex(NULL, &q, (long)spki_len, ctx, "?provider=mlkem");
-        CHECK(d != NULL && q == spki + spki_len && EVP_PKEY_eq(d, key) == 1,
+        TEST_CHECK(d != NULL && q == spki + spki_len && EVP_PKEY_eq(d, key) == 1,
               "d2i_PUBKEY_ex");
         EVP_PKEY_free(d);
         q = pki;
         d = d2i_AutoPrivateKey_ex(NULL, &q, (long)pki_len, ctx,
                                   "?provider=mlkem");
-        CHECK(d != NULL && q == pki + pki_len && EVP_PKEY_eq(d, key) == 1,
+        TEST_CHECK(d != NULL && q == pki + pki_len && EVP_PKEY_eq(d, key) == 1,
               "d2i_AutoPrivateKey_ex");
         EVP_PKEY_free(d);
     }
@@ -377,34 +364,34 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
     /* PEM through the classic API (PEM -> DER is the default provider's),
      * preferring our provider as the CLI's -propquery '?provider=mlkem'. */
     bio = BIO_new(BIO_s_mem());
-    CHECK(PEM_write_bio_PrivateKey_ex(bio, key, NULL, NULL, 0, NULL, NULL, ctx,
+    TEST_CHECK(PEM_write_bio_PrivateKey_ex(bio, key, NULL, NULL, 0, NULL, NULL, ctx,
                                       "?provider=mlkem"),
           "PEM_write_bio_PrivateKey_ex");
     memlen = BIO_get_mem_data(bio, &mem);
-    CHECK(memlen > 28 && strncmp(mem, "-----BEGIN PRIVATE KEY-----\n", 28) == 0,
+    TEST_CHECK(memlen > 28 && strncmp(mem, "-----BEGIN PRIVATE KEY-----\n", 28) == 0,
           "PEM label");
     k2 = PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, ctx, "?provider=mlkem");
-    CHECK(k2 != NULL, "PEM_read_bio_PrivateKey_ex");
+    TEST_CHECK(k2 != NULL, "PEM_read_bio_PrivateKey_ex");
     if (k2 != NULL) {
-        CHECK(strcmp(provider_of(k2), "mlkem") == 0, "PEM key held by %s",
+        TEST_CHECK(strcmp(provider_of(k2), "mlkem") == 0, "PEM key held by %s",
               provider_of(k2));
-        CHECK(encodes_to(k2, EVP_PKEY_KEYPAIR, pq, pki, pki_len),
+        TEST_CHECK(encodes_to(k2, EVP_PKEY_KEYPAIR, pq, pki, pki_len),
               "PEM private round trip");
     }
     BIO_free(bio);
     bio = BIO_new(BIO_s_mem());
-    CHECK(PEM_write_bio_PUBKEY_ex(bio, key, ctx, "?provider=mlkem"),
+    TEST_CHECK(PEM_write_bio_PUBKEY_ex(bio, key, ctx, "?provider=mlkem"),
           "PEM_write_bio_PUBKEY_ex");
     memlen = BIO_get_mem_data(bio, &mem);
-    CHECK(memlen > 27 && strncmp(mem, "-----BEGIN PUBLIC KEY-----\n", 27) == 0,
+    TEST_CHECK(memlen > 27 && strncmp(mem, "-----BEGIN PUBLIC KEY-----\n", 27) == 0,
           "PEM public label");
     EVP_PKEY_free(pub);
     pub = PEM_read_bio_PUBKEY_ex(bio, NULL, NULL, NULL, ctx, "?provider=mlkem");
-    CHECK(pub != NULL, "PEM_read_bio_PUBKEY_ex");
+    TEST_CHECK(pub != NULL, "PEM_read_bio_PUBKEY_ex");
     if (pub != NULL) {
-        CHECK(encodes_to(pub, EVP_PKEY_PUBLIC_KEY, pq, spki, spki_len),
+        TEST_CHECK(encodes_to(pub, EVP_PKEY_PUBLIC_KEY, pq, spki, spki_len),
               "PEM public round trip");
-        CHECK(k2 != NULL && kat_roundtrip(ctx, pub, k2, NULL, x->kat_ss),
+        TEST_CHECK(k2 != NULL && kat_roundtrip(ctx, pub, k2, NULL, x->kat_ss),
               "KAT with PEM-loaded keys");
     }
     BIO_free(bio);
@@ -412,25 +399,25 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
 
     /* Text, as `openssl pkey -text -noout` / `-text_pub` print it on 3.5. */
     txt = encode(key, EVP_PKEY_KEYPAIR, "TEXT", NULL, pq, &tlen);
-    CHECK(txt != NULL && sha_is(txt, tlen, x->text_priv_seed),
+    TEST_CHECK(txt != NULL && sha_is(txt, tlen, x->text_priv_seed),
           "private text identical to 3.5's");
     if (txt != NULL) {
         char first[32];
 
         snprintf(first, sizeof(first), "%s Private-Key:\nseed:\n", x->name);
-        CHECK(tlen > strlen(first) && memcmp(txt, first, strlen(first)) == 0,
+        TEST_CHECK(tlen > strlen(first) && memcmp(txt, first, strlen(first)) == 0,
               "text header");
     }
     OPENSSL_free(txt);
     txt = encode(key, EVP_PKEY_PUBLIC_KEY, "TEXT", NULL, pq, &tlen);
-    CHECK(txt != NULL && sha_is(txt, tlen, x->text_pub),
+    TEST_CHECK(txt != NULL && sha_is(txt, tlen, x->text_pub),
           "public text identical to 3.5's");
     OPENSSL_free(txt);
     txt = NULL;
     bio = BIO_new(BIO_s_mem());
-    CHECK(EVP_PKEY_print_public(bio, key, 0, NULL) > 0, "EVP_PKEY_print_public");
+    TEST_CHECK(EVP_PKEY_print_public(bio, key, 0, NULL) > 0, "EVP_PKEY_print_public");
     memlen = BIO_get_mem_data(bio, &mem);
-    CHECK(memlen > 0 && sha_is((unsigned char *)mem, (size_t)memlen, x->text_pub),
+    TEST_CHECK(memlen > 0 && sha_is((unsigned char *)mem, (size_t)memlen, x->text_pub),
           "EVP_PKEY_print_public text");
     BIO_free(bio);
     bio = NULL;
@@ -466,7 +453,7 @@ static void test_output_formats(OSSL_LIB_CTX *dflt,
         der = key != NULL ? encode(key, EVP_PKEY_KEYPAIR, "DER",
                                    "PrivateKeyInfo", pq, &len)
                           : NULL;
-        CHECK(der != NULL && len == x->len[f] && sha_is(der, len, x->sha[f]),
+        TEST_CHECK(der != NULL && len == x->len[f] && sha_is(der, len, x->sha[f]),
               "%s: output_formats = %s gives %zu bytes", x->name, fn,
               der != NULL ? len : 0);
         if (der == NULL) {
@@ -476,7 +463,7 @@ static void test_output_formats(OSSL_LIB_CTX *dflt,
         /* Read back with the default configuration (all inputs allowed). */
         back = decode(dflt, der, len, "DER", "PrivateKeyInfo", NULL,
                       EVP_PKEY_KEYPAIR, pq);
-        CHECK(back != NULL && EVP_PKEY_is_a(back, x->name), "%s: load %s",
+        TEST_CHECK(back != NULL && EVP_PKEY_is_a(back, x->name), "%s: load %s",
               x->name, fn);
         if (back != NULL) {
             /* Re-encoded with defaults: seed-priv if the form carried the
@@ -485,12 +472,12 @@ static void test_output_formats(OSSL_LIB_CTX *dflt,
 
             again = encode(back, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq,
                            &alen);
-            CHECK(again != NULL && alen == x->len[want]
+            TEST_CHECK(again != NULL && alen == x->len[want]
                   && sha_is(again, alen, x->sha[want]),
                   "%s: %s re-encodes as %s", x->name, fn,
                   test_codecs_fmt_names[want]);
             OPENSSL_free(again);
-            CHECK(pub != NULL && kat_roundtrip(dflt, pub, back, pq, x->kat_ss),
+            TEST_CHECK(pub != NULL && kat_roundtrip(dflt, pub, back, pq, x->kat_ss),
                   "%s: %s key decapsulates the KAT", x->name, fn);
         }
         EVP_PKEY_free(back);
@@ -513,7 +500,7 @@ static void test_input_formats(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *in_priv,
 
     printf("== %s: input formats, retain_seed\n", x->name);
     if (key == NULL) {
-        CHECK(0, "keygen");
+        TEST_CHECK(0, "keygen");
         return;
     }
     sp = encode(key, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &splen);
@@ -522,12 +509,12 @@ static void test_input_formats(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *in_priv,
         unsigned char *so = ks != NULL ? encode(ks, EVP_PKEY_KEYPAIR, "DER",
                                                 "PrivateKeyInfo", pq, &len)
                                        : NULL;
-        CHECK(so != NULL && len == 86, "seed-only encoding");
+        TEST_CHECK(so != NULL && len == 86, "seed-only encoding");
         /* input_formats = priv-only rejects seed-priv and seed-only ... */
         if (in_priv != NULL && so != NULL) {
             k = decode(in_priv, so, len, "DER", "PrivateKeyInfo", NULL,
                        EVP_PKEY_KEYPAIR, pq);
-            CHECK(k == NULL, "input_formats = priv-only loaded seed-only");
+            TEST_CHECK(k == NULL, "input_formats = priv-only loaded seed-only");
             EVP_PKEY_free(k);
             ERR_clear_error();
         }
@@ -537,7 +524,7 @@ static void test_input_formats(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *in_priv,
     if (in_priv != NULL && sp != NULL) {
         k = decode(in_priv, sp, splen, "DER", "PrivateKeyInfo", NULL,
                    EVP_PKEY_KEYPAIR, pq);
-        CHECK(k == NULL, "input_formats = priv-only loaded seed-priv");
+        TEST_CHECK(k == NULL, "input_formats = priv-only loaded seed-priv");
         EVP_PKEY_free(k);
         ERR_clear_error();
     }
@@ -549,14 +536,14 @@ static void test_input_formats(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *in_priv,
         po = kn != NULL ? encode(kn, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
                                  pq, &polen)
                         : NULL;
-        CHECK(po != NULL && polen == x->len[2] && sha_is(po, polen, x->sha[2]),
+        TEST_CHECK(po != NULL && polen == x->len[2] && sha_is(po, polen, x->sha[2]),
               "retain_seed = no writes priv-only");
         if (po != NULL) {
             size_t tlen;
             unsigned char *txt = encode(kn, EVP_PKEY_KEYPAIR, "TEXT", NULL, pq,
                                         &tlen);
 
-            CHECK(txt != NULL && sha_is(txt, tlen, x->text_priv_noseed),
+            TEST_CHECK(txt != NULL && sha_is(txt, tlen, x->text_priv_noseed),
                   "text of a key without seed identical to 3.5's");
             OPENSSL_free(txt);
         }
@@ -565,18 +552,18 @@ static void test_input_formats(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *in_priv,
     if (in_priv != NULL && po != NULL) {
         k = decode(in_priv, po, polen, "DER", "PrivateKeyInfo", NULL,
                    EVP_PKEY_KEYPAIR, pq);
-        CHECK(k != NULL, "input_formats = priv-only loads priv-only");
+        TEST_CHECK(k != NULL, "input_formats = priv-only loads priv-only");
         EVP_PKEY_free(k);
     }
     /* A seedless key in a context whose only output format is seed-only. */
     if (seed_only != NULL && po != NULL) {
         k = decode(seed_only, po, polen, "DER", "PrivateKeyInfo", NULL,
                    EVP_PKEY_KEYPAIR, pq);
-        CHECK(k != NULL, "load priv-only in the seed-only context");
+        TEST_CHECK(k != NULL, "load priv-only in the seed-only context");
         if (k != NULL) {
             der = encode(k, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &len);
-            CHECK(der == NULL, "seed-only output of a key without seed");
-            CHECK(queue_has(MLKEM_R_MISSING_KEY, "missing key"),
+            TEST_CHECK(der == NULL, "seed-only output of a key without seed");
+            TEST_CHECK(queue_has(MLKEM_R_MISSING_KEY, "missing key"),
                   "reason for seed-only without seed");
             OPENSSL_free(der);
         }
@@ -614,23 +601,23 @@ static void test_encrypted(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
 
     printf("== %s: encrypted PKCS#8\n", x->name);
     if (key == NULL || bio == NULL) {
-        CHECK(0, "setup");
+        TEST_CHECK(0, "setup");
         goto end;
     }
     pki = encode(key, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &len);
-    CHECK(PEM_write_bio_PrivateKey_ex(bio, key, EVP_aes_256_cbc(),
+    TEST_CHECK(PEM_write_bio_PrivateKey_ex(bio, key, EVP_aes_256_cbc(),
                                       (unsigned char *)"correct horse", 13,
                                       NULL, NULL, ctx, "?provider=mlkem"),
           "PEM_write_bio_PrivateKey_ex with AES-256-CBC");
     memlen = BIO_get_mem_data(bio, &mem);
-    CHECK(memlen > 38
+    TEST_CHECK(memlen > 38
           && strncmp(mem, "-----BEGIN ENCRYPTED PRIVATE KEY-----\n", 38) == 0,
           "encrypted PEM label");
     {
         BIO *b2 = BIO_new_mem_buf(mem, (int)memlen);
 
         k = PEM_read_bio_PrivateKey_ex(b2, NULL, pass_cb, "wrong", ctx, NULL);
-        CHECK(k == NULL, "wrong passphrase must fail");
+        TEST_CHECK(k == NULL, "wrong passphrase must fail");
         EVP_PKEY_free(k);
         k = NULL;
         BIO_free(b2);
@@ -638,9 +625,9 @@ static void test_encrypted(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
     }
     k = PEM_read_bio_PrivateKey_ex(bio, NULL, pass_cb, "correct horse", ctx,
                                    "?provider=mlkem");
-    CHECK(k != NULL, "read encrypted PEM");
+    TEST_CHECK(k != NULL, "read encrypted PEM");
     if (k != NULL && pki != NULL) {
-        CHECK(encodes_to(k, EVP_PKEY_KEYPAIR, pq, pki, len),
+        TEST_CHECK(encodes_to(k, EVP_PKEY_KEYPAIR, pq, pki, len),
               "encrypted round trip");
     }
     EVP_PKEY_free(k);
@@ -648,7 +635,7 @@ static void test_encrypted(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
     /* The EncryptedPrivateKeyInfo structure, DER, via OSSL_ENCODER. */
     e = OSSL_ENCODER_CTX_new_for_pkey(key, EVP_PKEY_KEYPAIR, "DER",
                                       "EncryptedPrivateKeyInfo", pq);
-    CHECK(e != NULL && OSSL_ENCODER_CTX_get_num_encoders(e) > 0
+    TEST_CHECK(e != NULL && OSSL_ENCODER_CTX_get_num_encoders(e) > 0
           && OSSL_ENCODER_CTX_set_cipher(e, "AES-128-CBC", NULL)
           && OSSL_ENCODER_CTX_set_passphrase(e, (const unsigned char *)"pw", 2)
           && OSSL_ENCODER_to_data(e, &epki, &elen),
@@ -659,12 +646,12 @@ static void test_encrypted(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
         const unsigned char *p = epki;
         size_t left = elen;
 
-        CHECK(d != NULL
+        TEST_CHECK(d != NULL
               && OSSL_DECODER_CTX_set_passphrase(d, (const unsigned char *)"pw", 2)
               && OSSL_DECODER_from_data(d, &p, &left) && k != NULL,
               "decode EncryptedPrivateKeyInfo DER");
         OSSL_DECODER_CTX_free(d);
-        CHECK(k != NULL && EVP_PKEY_eq(k, key) == 1, "encrypted DER key equal");
+        TEST_CHECK(k != NULL && EVP_PKEY_eq(k, key) == 1, "encrypted DER key equal");
     }
 end:
     OSSL_ENCODER_CTX_free(e);
@@ -724,22 +711,22 @@ static void test_cross_provider(OSSL_LIB_CTX *ctx, OSSL_LIB_CTX *privonly,
     if (key != NULL)
         pki = encode(key, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &len);
     /* Our decoder hands the key over as parameters (export_object). */
-    CHECK(pki != NULL && dec != NULL && d != NULL
+    TEST_CHECK(pki != NULL && dec != NULL && d != NULL
           && OSSL_DECODER_CTX_add_decoder(d, dec)
           && OSSL_DECODER_CTX_set_construct(d, construct_cb)
           && OSSL_DECODER_CTX_set_construct_data(d, &a),
           "decoder setup");
     p = pki;
     left = len;
-    CHECK(pki != NULL && OSSL_DECODER_from_data(d, &p, &left) && a.out != NULL,
+    TEST_CHECK(pki != NULL && OSSL_DECODER_from_data(d, &p, &left) && a.out != NULL,
           "decoder export_object into %s", a.target_propq);
     if (a.out != NULL) {
-        CHECK(strcmp(provider_of(a.out), is35 ? "default" : "mlkem") == 0,
+        TEST_CHECK(strcmp(provider_of(a.out), is35 ? "default" : "mlkem") == 0,
               "exported key held by %s", provider_of(a.out));
-        CHECK(EVP_PKEY_eq(a.out, key) == 1, "exported key equal");
+        TEST_CHECK(EVP_PKEY_eq(a.out, key) == 1, "exported key equal");
         /* Re-encoded by the holder's own encoder: identical bytes (on 3.5
          * that is OpenSSL's encoder writing the key our decoder read). */
-        CHECK(encodes_to(a.out, EVP_PKEY_KEYPAIR, a.target_propq, pki, len),
+        TEST_CHECK(encodes_to(a.out, EVP_PKEY_KEYPAIR, a.target_propq, pki, len),
               "re-encoded by %s: identical DER", a.target_propq);
     }
     if (is35) {
@@ -751,21 +738,21 @@ static void test_cross_provider(OSSL_LIB_CTX *ctx, OSSL_LIB_CTX *privonly,
          * default-provider key into it.) */
         EVP_PKEY *theirs = keygen_seed(privonly, x->name, "provider=default");
 
-        CHECK(theirs != NULL && strcmp(provider_of(theirs), "default") == 0,
+        TEST_CHECK(theirs != NULL && strcmp(provider_of(theirs), "default") == 0,
               "3.5 default-provider key");
         if (theirs != NULL) {
             EVP_PKEY *ours;
 
             again = encode(theirs, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
                            "provider=default", &alen);
-            CHECK(again != NULL && alen == x->len[0]
+            TEST_CHECK(again != NULL && alen == x->len[0]
                   && sha_is(again, alen, x->sha[0]),
                   "3.5's own encoder wrote the same seed-priv bytes as ours");
             ours = again != NULL ? decode(ctx, again, alen, "DER",
                                           "PrivateKeyInfo", x->name,
                                           EVP_PKEY_KEYPAIR, pq)
                                  : NULL;
-            CHECK(ours != NULL && strcmp(provider_of(ours), "mlkem") == 0
+            TEST_CHECK(ours != NULL && strcmp(provider_of(ours), "mlkem") == 0
                   && EVP_PKEY_eq(ours, theirs) == 1,
                   "our decoder reads 3.5's file into an equal key");
             EVP_PKEY_free(ours);
@@ -794,11 +781,11 @@ static void expect_reject(OSSL_LIB_CTX *ctx, const unsigned char *der,
     ERR_clear_error();
     k = decode(ctx, der, len, "DER", NULL, NULL,
                priv ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, "provider=mlkem");
-    CHECK(k == NULL, "%s: loaded", what);
+    TEST_CHECK(k == NULL, "%s: loaded", what);
     if (reason != 0)
-        CHECK(queue_has(reason, text), "%s: no \"%s\" from mlkem", what, text);
+        TEST_CHECK(queue_has(reason, text), "%s: no \"%s\" from mlkem", what, text);
     else
-        CHECK(!queue_has_mlkem(), "%s: not ours, yet mlkem raised an error",
+        TEST_CHECK(!queue_has_mlkem(), "%s: not ours, yet mlkem raised an error",
               what);
     EVP_PKEY_free(k);
     ERR_clear_error();
@@ -823,7 +810,7 @@ static void test_bad_input(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
     }
     buf = OPENSSL_malloc(8192);
     if (spki == NULL || sp == NULL || buf == NULL) {
-        CHECK(0, "setup");
+        TEST_CHECK(0, "setup");
         goto end;
     }
 
@@ -848,7 +835,7 @@ static void test_bad_input(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
 
         memcpy(buf, sp, splen);
         buf[splen] = 0;
-        CHECK(d != NULL && OSSL_DECODER_from_data(d, &p, &left) && pk != NULL
+        TEST_CHECK(d != NULL && OSSL_DECODER_from_data(d, &p, &left) && pk != NULL
               && left == 1, "PKCS#8 + 1 byte: key, 1 byte left (left %zu)",
               left);
         EVP_PKEY_free(pk);
@@ -981,7 +968,7 @@ static void test_bad_input(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
         {
             EVP_PKEY *ok = decode(ctx, buf, m, "DER", NULL, NULL,
                                   EVP_PKEY_KEYPAIR, pq);
-            CHECK(ok != NULL, "hand-built priv-only loads");
+            TEST_CHECK(ok != NULL, "hand-built priv-only loads");
             EVP_PKEY_free(ok);
         }
         buf[d0 + 768 * k + 32 + 5] ^= 0x01; /* H(ek) */
@@ -1021,7 +1008,7 @@ static void test_bad_input(OSSL_LIB_CTX *ctx, const struct test_codecs_expected 
         {
             EVP_PKEY *ok = decode(ctx, buf, m, "DER", NULL, NULL,
                                   EVP_PKEY_KEYPAIR, pq);
-            CHECK(ok != NULL, "hand-built oqskeypair loads");
+            TEST_CHECK(ok != NULL, "hand-built oqskeypair loads");
             EVP_PKEY_free(ok);
         }
         buf[m - 1] ^= 0x01;
@@ -1048,16 +1035,16 @@ static void test_bad_config(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *bad_out,
 
     printf("== %s: bad format lists\n", x->name);
     key = keygen_seed(bad_out, x->name, pq);
-    CHECK(key != NULL, "keygen with output_formats = bogus");
+    TEST_CHECK(key != NULL, "keygen with output_formats = bogus");
     if (key != NULL) {
         der = encode(key, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", pq, &len);
-        CHECK(der == NULL, "private key written despite a bad output list");
-        CHECK(queue_has(MLKEM_R_BAD_FORMAT_NAME, "unknown key format name"),
+        TEST_CHECK(der == NULL, "private key written despite a bad output list");
+        TEST_CHECK(queue_has(MLKEM_R_BAD_FORMAT_NAME, "unknown key format name"),
               "bad output list: reason");
         OPENSSL_free(der);
         der = encode(key, EVP_PKEY_PUBLIC_KEY, "DER", "SubjectPublicKeyInfo",
                      pq, &len);
-        CHECK(der != NULL && len == x->spki_len, "SPKI unaffected");
+        TEST_CHECK(der != NULL && len == x->spki_len, "SPKI unaffected");
         OPENSSL_free(der);
     }
     EVP_PKEY_free(key);
@@ -1067,8 +1054,8 @@ static void test_bad_config(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *bad_out,
     if (pki != NULL) {
         ERR_clear_error();
         k = decode(bad_in, pki, plen, "DER", NULL, NULL, EVP_PKEY_KEYPAIR, pq);
-        CHECK(k == NULL, "private key loaded despite a bad input list");
-        CHECK(queue_has(MLKEM_R_BAD_FORMAT_NAME, "unknown key format name"),
+        TEST_CHECK(k == NULL, "private key loaded despite a bad input list");
+        TEST_CHECK(queue_has(MLKEM_R_BAD_FORMAT_NAME, "unknown key format name"),
               "bad input list: reason");
         EVP_PKEY_free(k);
     }
@@ -1097,12 +1084,11 @@ int main(int argc, char **argv)
                    prefix != NULL ? prefix : "(unset)");
             return 77;
         }
-        if (OpenSSL_version_num() < 0x30500000L) {
-            printf("FAIL: --openssl35 but running with %s (LD_LIBRARY_PATH "
-                   "should point at %s/lib)\n",
-                   OpenSSL_version(OPENSSL_VERSION), prefix);
-            return 1;
-        }
+        if (!TEST_CHECK(OpenSSL_version_num() >= 0x30500000L,
+                        "--openssl35 but running with %s (LD_LIBRARY_PATH "
+                        "should point at %s/lib)",
+                        OpenSSL_version(OPENSSL_VERSION), prefix))
+            return test_finish("codecs");
     }
     if (argi >= argc) {
         fprintf(stderr, "usage: %s [--openssl35] <path/to/mlkem.so>\n", argv[0]);
@@ -1112,16 +1098,13 @@ int main(int argc, char **argv)
     is35 = OpenSSL_version_num() >= 0x30500000L;
     printf("libcrypto: %s; module: %s\n", OpenSSL_version(OPENSSL_VERSION),
            module_path);
-    if (access(module_path, R_OK) != 0) {
-        printf("FAIL: no provider module at %s\n", module_path);
-        return 1;
-    }
+    if (!TEST_CHECK(access(module_path, R_OK) == 0,
+                    "no provider module at %s", module_path))
+        return test_finish("codecs");
     snprintf(tmpdir, sizeof(tmpdir), "%s/mlkem-codecs-XXXXXX",
              getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-    if (mkdtemp(tmpdir) == NULL) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!TEST_CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp %s", tmpdir))
+        return test_finish("codecs");
 
     dflt = make_ctx("default", "");
     for (int f = 0; f < TEST_CODECS_NFMT; f++) {
@@ -1159,10 +1142,6 @@ done:
     OSSL_LIB_CTX_free(bad_out);
     OSSL_LIB_CTX_free(bad_in);
     rmdir(tmpdir);
-    if (failures != 0) {
-        printf("%d failure(s)\n", failures);
-        return 1;
-    }
-    printf("PASS codecs (%s)\n", OpenSSL_version(OPENSSL_VERSION));
-    return 0;
+    printf("codecs on %s\n", OpenSSL_version(OPENSSL_VERSION));
+    return test_finish("codecs");
 }

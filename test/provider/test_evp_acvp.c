@@ -46,24 +46,24 @@ static void run_case(evp_env *e, const char *file, const char *fn,
 
     test_json_get_int(t, "tcId", &tcid);
     if (fn == NULL) { /* keyGen */
-        if (!CHECK(hexfield(t, "d", seed, 32) && hexfield(t, "z", seed + 32, 32)
+        if (!TEST_CHECK(hexfield(t, "d", seed, 32) && hexfield(t, "z", seed + 32, 32)
                        && hexfield(t, "ek", ek, v->ek)
                        && hexfield(t, "dk", dk, v->dk),
                    "%s tc %ld: bad fields", file, tcid))
             return;
         key = evp_keygen(e, v->name, seed, 64);
-        CHECK(key != NULL && evp_get_octets(key, "pub", got, sizeof(got), &len)
+        TEST_CHECK(key != NULL && evp_get_octets(key, "pub", got, sizeof(got), &len)
                   && evp_bytes_eq("ek", got, len, ek, v->ek),
               "%s tc %ld: keyGen ek", file, tcid);
-        CHECK(key != NULL && evp_get_octets(key, "priv", got, sizeof(got), &len)
+        TEST_CHECK(key != NULL && evp_get_octets(key, "priv", got, sizeof(got), &len)
                   && evp_bytes_eq("dk", got, len, dk, v->dk),
               "%s tc %ld: keyGen dk", file, tcid);
-        CHECK(key != NULL && evp_get_octets(key, "seed", got, sizeof(got), &len)
+        TEST_CHECK(key != NULL && evp_get_octets(key, "seed", got, sizeof(got), &len)
                   && evp_bytes_eq("seed", got, len, seed, 64),
               "%s tc %ld: keyGen seed", file, tcid);
         c->keygen++;
     } else if (strcmp(fn, "encapsulation") == 0) {
-        if (!CHECK(hexfield(t, "ek", ek, v->ek) && hexfield(t, "m", m, 32)
+        if (!TEST_CHECK(hexfield(t, "ek", ek, v->ek) && hexfield(t, "m", m, 32)
                        && hexfield(t, "c", ct, v->ct) && hexfield(t, "k", k, 32),
                    "%s tc %ld: bad fields", file, tcid))
             return;
@@ -72,31 +72,31 @@ static void run_case(evp_env *e, const char *file, const char *fn,
         len = sizeof(got);
         len2 = 32;
         uint8_t ss[32];
-        CHECK(key != NULL && evp_encaps(e, key, m, 32, got, &len, ss, &len2)
+        TEST_CHECK(key != NULL && evp_encaps(e, key, m, 32, got, &len, ss, &len2)
                   && evp_bytes_eq("c", got, len, ct, v->ct)
                   && evp_bytes_eq("K", ss, len2, k, 32),
               "%s tc %ld: encapsulation", file, tcid);
         c->encaps++;
     } else if (strcmp(fn, "decapsulation") == 0) {
-        if (!CHECK(hexfield(t, "c", ct, v->ct) && hexfield(t, "k", k, 32),
+        if (!TEST_CHECK(hexfield(t, "c", ct, v->ct) && hexfield(t, "k", k, 32),
                    "%s tc %ld: bad fields", file, tcid))
             return;
         if (fmt != NULL && strcmp(fmt, "seed") == 0) {
-            if (!CHECK(hexfield(t, "d", seed, 32)
+            if (!TEST_CHECK(hexfield(t, "d", seed, 32)
                            && hexfield(t, "z", seed + 32, 32),
                        "%s tc %ld: bad seed", file, tcid))
                 return;
             key = evp_import(e, v->name, EVP_PKEY_KEYPAIR, NULL, 0, NULL, 0,
                              seed, 64);
         } else {
-            if (!CHECK(hexfield(t, "dk", dk, v->dk), "%s tc %ld: bad dk", file,
+            if (!TEST_CHECK(hexfield(t, "dk", dk, v->dk), "%s tc %ld: bad dk", file,
                        tcid))
                 return;
             key = evp_import(e, v->name, EVP_PKEY_KEYPAIR, NULL, 0, dk, v->dk,
                              NULL, 0);
         }
         len = 32;
-        CHECK(key != NULL && evp_decaps(e, key, ct, v->ct, got, &len)
+        TEST_CHECK(key != NULL && evp_decaps(e, key, ct, v->ct, got, &len)
                   && evp_bytes_eq("K", got, len, k, 32),
               "%s tc %ld: decapsulation (%s)", file, tcid,
               test_json_get_str(t, "reason") ? test_json_get_str(t, "reason")
@@ -106,7 +106,7 @@ static void run_case(evp_env *e, const char *file, const char *fn,
                || strcmp(fn, "decapsulationKeyCheck") == 0) {
         int passed = -1, is_ek = fn[0] == 'e';
         char what[160];
-        if (!CHECK(test_json_get_bool(t, "testPassed", &passed) == 0
+        if (!TEST_CHECK(test_json_get_bool(t, "testPassed", &passed) == 0
                        && (is_ek ? hexfield(t, "ek", ek, v->ek)
                                  : hexfield(t, "dk", dk, v->dk)),
                    "%s tc %ld: bad fields", file, tcid))
@@ -119,7 +119,7 @@ static void run_case(evp_env *e, const char *file, const char *fn,
                  test_json_get_str(t, "reason") ? test_json_get_str(t, "reason")
                                                 : "?");
         if (passed)
-            CHECK(key != NULL, "%s: valid key rejected", what);
+            TEST_CHECK(key != NULL, "%s: valid key rejected", what);
         else
             EXPECT_REASON(key != NULL, is_ek ? R_EK_NOT_REDUCED : R_DK_HASH,
                           what);
@@ -128,7 +128,7 @@ static void run_case(evp_env *e, const char *file, const char *fn,
         else
             c->dkcheck++;
     } else {
-        CHECK(0, "%s tc %ld: unknown function %s", file, tcid, fn);
+        TEST_CHECK(0, "%s tc %ld: unknown function %s", file, tcid, fn);
     }
     EVP_PKEY_free(key);
     ERR_clear_error();
@@ -143,14 +143,14 @@ static int run_file(evp_env *e, const char *dir, const char *folder,
     snprintf(path, sizeof(path), "%s/acvp/%s/internalProjection.json", dir,
              folder);
     char *text = test_read_file(path, &len);
-    if (!CHECK(text != NULL, "cannot read %s", path))
+    if (!TEST_CHECK(text != NULL, "cannot read %s", path))
         return 0;
     test_json *root = test_json_parse(text, len, err, sizeof(err));
     free(text);
-    if (!CHECK(root != NULL, "%s: %s", path, err))
+    if (!TEST_CHECK(root != NULL, "%s: %s", path, err))
         return 0;
     const test_json *groups = test_json_get_array(root, "testGroups");
-    CHECK(groups != NULL, "%s: no testGroups", path);
+    TEST_CHECK(groups != NULL, "%s: no testGroups", path);
     for (size_t g = 0; groups != NULL && g < groups->n; g++) {
         const test_json *grp = &groups->items[g];
         const char *set = test_json_get_str(grp, "parameterSet");
@@ -158,7 +158,7 @@ static int run_file(evp_env *e, const char *dir, const char *folder,
         const char *fmt = test_json_get_str(grp, "keyFormat");
         const evp_variant *v = set != NULL ? evp_variant_by_name(set) : NULL;
         const test_json *tests = test_json_get_array(grp, "tests");
-        if (!CHECK(v != NULL && tests != NULL, "%s: group %zu", path, g))
+        if (!TEST_CHECK(v != NULL && tests != NULL, "%s: group %zu", path, g))
             continue;
         for (size_t i = 0; i < tests->n; i++)
             run_case(e, folder, fn, fmt, v, &tests->items[i], c);
@@ -189,9 +189,9 @@ void evp_suite_acvp(evp_env *e)
            kg.keygen, ed.encaps, ed.decaps, ed.ekcheck, ed.dkcheck,
            tr1.encaps, tr1.decaps, tr1.ekcheck, tr1.dkcheck);
     /* ACVP v1.1.0.43 counts (acvp/README.md). */
-    CHECK(kg.keygen == 75, "keyGen cases %d, expected 75", kg.keygen);
-    CHECK(ed.encaps == 75 && ed.decaps == 30 && ed.ekcheck == 30
+    TEST_CHECK(kg.keygen == 75, "keyGen cases %d, expected 75", kg.keygen);
+    TEST_CHECK(ed.encaps == 75 && ed.decaps == 30 && ed.ekcheck == 30
               && ed.dkcheck == 30, "encapDecap case counts");
-    CHECK(tr1.encaps == 75 && tr1.decaps == 60 && tr1.ekcheck == 30
+    TEST_CHECK(tr1.encaps == 75 && tr1.decaps == 60 && tr1.ekcheck == 30
               && tr1.dkcheck == 30, "encapDecap-tr1 case counts");
 }

@@ -86,7 +86,7 @@ static void bad_lengths(evp_env *e, const evp_variant *v, const uint8_t *ek,
         EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->libctx, v->name,
                                                        EVP_TEST_PROPQ);
         int ok = ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1;
-        CHECK(ok, "%s: keygen_init", v->name);
+        TEST_CHECK(ok, "%s: keygen_init", v->name);
         if (ok)
             EXPECT_REASON(set_ctx_params1(ctx,
                                           OSSL_PARAM_construct_octet_string(
@@ -111,7 +111,7 @@ static void bad_kem_args(evp_env *e, const evp_variant *v, EVP_PKEY *k,
                  ikme_lens[i]);
         ctx = EVP_PKEY_CTX_new_from_pkey(e->libctx, pub, EVP_TEST_PROPQ);
         int ok = ctx != NULL && EVP_PKEY_encapsulate_init(ctx, NULL) == 1;
-        CHECK(ok, "%s: encapsulate_init", v->name);
+        TEST_CHECK(ok, "%s: encapsulate_init", v->name);
         if (ok)
             EXPECT_REASON(set_ctx_params1(ctx,
                                           OSSL_PARAM_construct_octet_string(
@@ -121,7 +121,7 @@ static void bad_kem_args(evp_env *e, const evp_variant *v, EVP_PKEY *k,
     }
     /* ikme of the wrong type (a UTF-8 string). */
     ctx = EVP_PKEY_CTX_new_from_pkey(e->libctx, pub, EVP_TEST_PROPQ);
-    if (CHECK(ctx != NULL && EVP_PKEY_encapsulate_init(ctx, NULL) == 1,
+    if (TEST_CHECK(ctx != NULL && EVP_PKEY_encapsulate_init(ctx, NULL) == 1,
               "%s: encapsulate_init", v->name)) {
         char str[33];
         memset(str, 'a', 32);
@@ -130,7 +130,7 @@ static void bad_kem_args(evp_env *e, const evp_variant *v, EVP_PKEY *k,
                                                "ikme", str, 32)),
                       R_BAD_PARAMETER, "ikme as a UTF-8 string");
         /* Unknown parameters are ignored. */
-        CHECK(set_ctx_params1(ctx, OSSL_PARAM_construct_octet_string(
+        TEST_CHECK(set_ctx_params1(ctx, OSSL_PARAM_construct_octet_string(
                                        "no-such-kem-param", ikme, 7)),
               "%s: unknown KEM ctx parameter not ignored", v->name);
         /* Output buffers one byte short. */
@@ -144,7 +144,7 @@ static void bad_kem_args(evp_env *e, const evp_variant *v, EVP_PKEY *k,
                       R_OUTPUT_TOO_SMALL, "secret buffer too small");
         ctlen = v->ct;
         sslen = 32;
-        CHECK(EVP_PKEY_encapsulate(ctx, ct, &ctlen, ss, &sslen) == 1
+        TEST_CHECK(EVP_PKEY_encapsulate(ctx, ct, &ctlen, ss, &sslen) == 1
                   && ctlen == v->ct,
               "%s: encapsulate after bad attempts", v->name);
     }
@@ -193,7 +193,7 @@ static void bad_keys(evp_env *e, const evp_variant *v, EVP_PKEY *k,
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->libctx, v->name,
                                                    EVP_TEST_PROPQ);
     EVP_PKEY *empty = NULL;
-    CHECK(ctx != NULL && EVP_PKEY_paramgen_init(ctx) == 1
+    TEST_CHECK(ctx != NULL && EVP_PKEY_paramgen_init(ctx) == 1
               && EVP_PKEY_paramgen(ctx, &empty) == 1, "%s: paramgen", v->name);
     EVP_PKEY_CTX_free(ctx);
     if (empty != NULL) {
@@ -208,7 +208,7 @@ static void bad_keys(evp_env *e, const evp_variant *v, EVP_PKEY *k,
         EXPECT_REASON(EVP_PKEY_set1_encoded_public_key(empty, big, v->ek + 1)
                           == 1, R_KEY_LENGTH, what);
         /* The empty key still accepts a good share afterwards. */
-        CHECK(EVP_PKEY_set1_encoded_public_key(empty, ek, v->ek) == 1,
+        TEST_CHECK(EVP_PKEY_set1_encoded_public_key(empty, ek, v->ek) == 1,
               "%s: good share after bad ones", v->name);
         snprintf(what, sizeof(what), "%s: encoded-pub-key on a set key",
                  v->name);
@@ -249,7 +249,7 @@ static void bad_keys(evp_env *e, const evp_variant *v, EVP_PKEY *k,
 
     /* Seed and dk of different keys; ek of a different key. */
     other = evp_keygen(e, v->name, NULL, 0);
-    if (CHECK(other != NULL
+    if (TEST_CHECK(other != NULL
                   && evp_get_octets(other, "seed", other_seed, 64, &len)
                   && evp_get_octets(other, "pub", other_ek, sizeof(other_ek),
                                     &len),
@@ -264,7 +264,7 @@ static void bad_keys(evp_env *e, const evp_variant *v, EVP_PKEY *k,
                        v->dk, NULL, 0);
         EXPECT_REASON(p != NULL, R_KEY_MISMATCH, what);
         EVP_PKEY_free(p);
-        CHECK(EVP_PKEY_eq(k, other) == 0, "%s: two keys compare equal",
+        TEST_CHECK(EVP_PKEY_eq(k, other) == 0, "%s: two keys compare equal",
               v->name);
     }
     EVP_PKEY_free(other);
@@ -294,7 +294,7 @@ static void bad_params(evp_env *e, const evp_variant *v, EVP_PKEY *k,
     /* Wrong types for known parameters. */
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->libctx, v->name,
                                                    EVP_TEST_PROPQ);
-    if (CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1, "%s: keygen_init",
+    if (TEST_CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1, "%s: keygen_init",
               v->name)) {
         char str[65];
         memset(str, 'x', 64);
@@ -307,11 +307,11 @@ static void bad_params(evp_env *e, const evp_variant *v, EVP_PKEY *k,
                                                "properties", &n)),
                       R_BAD_PARAMETER, "properties as an integer");
         /* Unknown parameters are ignored; keygen still works. */
-        CHECK(set_ctx_params1(ctx, OSSL_PARAM_construct_int("no-such-param",
+        TEST_CHECK(set_ctx_params1(ctx, OSSL_PARAM_construct_int("no-such-param",
                                                             &n)),
               "%s: unknown gen parameter not ignored", v->name);
         EVP_PKEY *g = NULL;
-        CHECK(EVP_PKEY_keygen(ctx, &g) == 1, "%s: keygen after bad params",
+        TEST_CHECK(EVP_PKEY_keygen(ctx, &g) == 1, "%s: keygen after bad params",
               v->name);
         EVP_PKEY_free(g);
     }
@@ -325,7 +325,7 @@ static void bad_params(evp_env *e, const evp_variant *v, EVP_PKEY *k,
     params[1] = OSSL_PARAM_construct_int("no-such-key-param", &n);
     params[2] = OSSL_PARAM_construct_end();
     ctx = EVP_PKEY_CTX_new_from_name(e->libctx, v->name, EVP_TEST_PROPQ);
-    CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) == 1
+    TEST_CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) == 1
               && EVP_PKEY_fromdata(ctx, &p, EVP_PKEY_PUBLIC_KEY, params) == 1,
           "%s: unknown import parameter not ignored", v->name);
     EVP_PKEY_free(p);
@@ -355,7 +355,7 @@ void evp_suite_bad(evp_env *e)
         size_t eklen, dklen, seedlen;
         EVP_PKEY *k = evp_keygen(e, v->name, NULL, 0), *pub = NULL;
 
-        if (!CHECK(k != NULL && evp_get_octets(k, "pub", ek, sizeof(ek), &eklen)
+        if (!TEST_CHECK(k != NULL && evp_get_octets(k, "pub", ek, sizeof(ek), &eklen)
                        && evp_get_octets(k, "priv", dk, sizeof(dk), &dklen)
                        && evp_get_octets(k, "seed", seed, sizeof(seed),
                                          &seedlen),
@@ -365,7 +365,7 @@ void evp_suite_bad(evp_env *e)
         }
         pub = evp_import(e, v->name, EVP_PKEY_PUBLIC_KEY, ek, eklen, NULL, 0,
                          NULL, 0);
-        CHECK(pub != NULL, "%s: import pub", v->name);
+        TEST_CHECK(pub != NULL, "%s: import pub", v->name);
         bad_lengths(e, v, ek, dk, seed);
         if (pub != NULL)
             bad_kem_args(e, v, k, pub);

@@ -12,6 +12,13 @@
  *                                parameter, keeps the default for a bad
  *                                yes/no, and enables no format for a bad
  *                                list: private key encoding / decoding fail
+ *   unknown keys                 retain_sed = no, ml-kem.prefer_sed: named in
+ *                                "config-error" (and in the build info),
+ *                                ignored; a key the loaded configuration
+ *                                does not hold is never reported
+ * The provider finds keys it does not know by reading the file OpenSSL
+ * loads by default (OPENSSL_CONF), so load_cnf points OPENSSL_CONF at the
+ * file it loads.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -57,10 +64,11 @@ static int load_cnf(evp_env *e, const char *moddir, const char *lines,
 
     memset(e, 0, sizeof(*e));
     snprintf(path, sizeof(path), "%s/mlkem.cnf", tmpdir);
-    if (!CHECK(write_cnf(path, moddir, lines, kem_sect), "write %s", path))
+    if (!TEST_CHECK(write_cnf(path, moddir, lines, kem_sect), "write %s", path))
         return 0;
     if ((e->libctx = OSSL_LIB_CTX_new()) == NULL)
         return 0;
+    setenv("OPENSSL_CONF", path, 1);
     if (OSSL_LIB_CTX_load_config(e->libctx, path) != 1
         || OSSL_PROVIDER_available(e->libctx, "mlkem") != 1)
         return 0;
@@ -116,22 +124,22 @@ static void retain_seed_no(const char *moddir, const char *lines,
 {
     evp_env e;
 
-    if (!CHECK(load_cnf(&e, moddir, lines, kem_sect), "%s: config load",
+    if (!TEST_CHECK(load_cnf(&e, moddir, lines, kem_sect), "%s: config load",
                label)) {
         close_cnf(&e);
         return;
     }
     const char *ce = config_error(&e);
-    CHECK(ce != NULL && ce[0] == '\0', "%s: config-error \"%s\"", label,
+    TEST_CHECK(ce != NULL && ce[0] == '\0', "%s: config-error \"%s\"", label,
           ce ? ce : "(null)");
     for (size_t i = 0; i < 3; i++) {
         EVP_PKEY *k = evp_keygen(&e, evp_variants[i].name, NULL, 0);
         uint8_t dk[3168], ct[1568], ss1[32], ss2[32];
         size_t len, ctlen = sizeof(ct), s1 = 32, s2 = 32;
-        CHECK(k != NULL && !has_seed(&e, k)
+        TEST_CHECK(k != NULL && !has_seed(&e, k)
                   && evp_get_octets(k, "priv", dk, sizeof(dk), &len),
               "%s: %s keeps its seed", label, evp_variants[i].name);
-        CHECK(k != NULL && evp_encaps(&e, k, NULL, 0, ct, &ctlen, ss1, &s1)
+        TEST_CHECK(k != NULL && evp_encaps(&e, k, NULL, 0, ct, &ctlen, ss1, &s1)
                   && evp_decaps(&e, k, ct, ctlen, ss2, &s2)
                   && memcmp(ss1, ss2, 32) == 0,
               "%s: %s round trip", label, evp_variants[i].name);
@@ -145,7 +153,7 @@ static void prefer_seed_no(const char *moddir)
     evp_env e;
     const evp_variant *v = &evp_variants[1];
 
-    if (!CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect",
+    if (!TEST_CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect",
                         "prefer_seed = no"), "prefer_seed=no: config load")) {
         close_cnf(&e);
         return;
@@ -154,14 +162,14 @@ static void prefer_seed_no(const char *moddir)
     EVP_PKEY *b = evp_keygen(&e, v->name, NULL, 0);
     uint8_t dk[3168], seed_b[64], got[3168];
     size_t len;
-    if (CHECK(a != NULL && b != NULL
+    if (TEST_CHECK(a != NULL && b != NULL
                   && evp_get_octets(a, "priv", dk, sizeof(dk), &len)
                   && evp_get_octets(b, "seed", seed_b, sizeof(seed_b), &len),
               "prefer_seed=no: keys")) {
         /* With prefer_seed = no the (foreign) seed is dropped: dk wins. */
         EVP_PKEY *k = evp_import(&e, v->name, EVP_PKEY_KEYPAIR, NULL, 0, dk,
                                  v->dk, seed_b, 64);
-        CHECK(k != NULL && evp_get_octets(k, "priv", got, sizeof(got), &len)
+        TEST_CHECK(k != NULL && evp_get_octets(k, "priv", got, sizeof(got), &len)
                   && evp_bytes_eq("dk", got, len, dk, v->dk)
                   && !has_seed(&e, k) && EVP_PKEY_eq(k, a) == 1,
               "prefer_seed=no: seed + dk import");
@@ -183,16 +191,16 @@ static void bad_value(const char *moddir, const char *lines,
     evp_env e;
 
     ERR_clear_error();
-    if (!CHECK(load_cnf(&e, moddir, lines, kem_sect),
+    if (!TEST_CHECK(load_cnf(&e, moddir, lines, kem_sect),
                "bad config \"%s\" / \"%s\": provider did not load", lines,
                kem_sect ? kem_sect : "")) {
         close_cnf(&e);
         ERR_clear_error();
         return;
     }
-    CHECK(ERR_peek_error() == 0, "bad config left an error on the queue");
+    TEST_CHECK(ERR_peek_error() == 0, "bad config left an error on the queue");
     const char *ce = config_error(&e);
-    CHECK(ce != NULL && strstr(ce, needle) != NULL,
+    TEST_CHECK(ce != NULL && strstr(ce, needle) != NULL,
           "config-error \"%s\", expected to contain '%s'", ce ? ce : "(null)",
           needle);
 
@@ -200,15 +208,15 @@ static void bad_value(const char *moddir, const char *lines,
     EVP_PKEY *k = evp_keygen(&e, v->name, NULL, 0);
     uint8_t ct[1568], ss1[32], ss2[32];
     size_t ctlen = sizeof(ct), s1 = 32, s2 = 32;
-    CHECK(k != NULL && evp_encaps(&e, k, NULL, 0, ct, &ctlen, ss1, &s1)
+    TEST_CHECK(k != NULL && evp_encaps(&e, k, NULL, 0, ct, &ctlen, ss1, &s1)
               && evp_decaps(&e, k, ct, ctlen, ss2, &s2)
               && memcmp(ss1, ss2, 32) == 0, "bad config: KEM broken");
     if (k != NULL && expect == 'b')
-        CHECK(has_seed(&e, k), "bad retain_seed did not keep the default");
+        TEST_CHECK(has_seed(&e, k), "bad retain_seed did not keep the default");
     if (k != NULL && expect == 'o') {
         unsigned char *der = NULL;
         int n = pkcs8_len(k, &der);
-        CHECK(n <= 0, "bad output_formats: private key encoded (%d bytes)", n);
+        TEST_CHECK(n <= 0, "bad output_formats: private key encoded (%d bytes)", n);
         OPENSSL_free(der);
     }
     if (k != NULL && expect == 'i') {
@@ -216,14 +224,89 @@ static void bad_value(const char *moddir, const char *lines,
         int n = pkcs8_len(k, &der);
         const unsigned char *q = der;
         EVP_PKEY *d = NULL;
-        if (CHECK(n > 0, "bad input_formats: encoding failed"))
+        if (TEST_CHECK(n > 0, "bad input_formats: encoding failed"))
             d = d2i_AutoPrivateKey_ex(NULL, &q, n, e.libctx, EVP_TEST_PROPQ);
-        CHECK(d == NULL, "bad input_formats: private key decoded");
+        TEST_CHECK(d == NULL, "bad input_formats: private key decoded");
         EVP_PKEY_free(d);
         OPENSSL_free(der);
     }
     EVP_PKEY_free(k);
     close_cnf(&e);
+    ERR_clear_error();
+}
+
+/* A key the provider does not know: the provider loads, "config-error" and
+ * the build info name it, and everything works with the defaults. */
+static void unknown_key(const char *moddir, const char *lines,
+                        const char *kem_sect, const char *needle)
+{
+    evp_env e;
+    const char *ce, *bi = NULL;
+    OSSL_PARAM p[2];
+
+    ERR_clear_error();
+    if (!TEST_CHECK(load_cnf(&e, moddir, lines, kem_sect),
+               "unknown key \"%s\": provider did not load", needle)) {
+        close_cnf(&e);
+        return;
+    }
+    TEST_CHECK(ERR_peek_error() == 0, "an unknown key left an error on the queue");
+    ce = config_error(&e);
+    TEST_CHECK(ce != NULL && strstr(ce, needle) != NULL
+              && strstr(ce, "unknown key") != NULL,
+          "config-error \"%s\", expected \"%s: unknown key ...\"",
+          ce ? ce : "(null)", needle);
+    p[0] = OSSL_PARAM_construct_utf8_ptr("buildinfo", (char **)&bi, 0);
+    p[1] = OSSL_PARAM_construct_end();
+    TEST_CHECK(OSSL_PROVIDER_get_params(e.mlkem, p) == 1 && bi != NULL
+              && strstr(bi, "; configuration error: ") != NULL
+              && strstr(bi, needle) != NULL,
+          "build info \"%s\" does not name the unknown key",
+          bi ? bi : "(null)");
+    /* Ignored: the defaults hold (retain_seed = yes). */
+    EVP_PKEY *k = evp_keygen(&e, "ML-KEM-768", NULL, 0);
+    TEST_CHECK(k != NULL && has_seed(&e, k), "unknown key: keygen with defaults");
+    EVP_PKEY_free(k);
+    close_cnf(&e);
+    ERR_clear_error();
+}
+
+/* OPENSSL_CONF names another file whose mlkem section has a key that the
+ * loaded configuration lacks: nothing may be reported. */
+static void unknown_key_other_file(const char *moddir)
+{
+    char other[128];
+    evp_env e;
+    const char *ce;
+
+    snprintf(other, sizeof(other), "%s/other.cnf", tmpdir);
+    if (!TEST_CHECK(write_cnf(other, moddir, "bogus_key = 1", NULL), "write %s",
+               other))
+        return;
+    memset(&e, 0, sizeof(e));
+    {
+        char path[128];
+
+        snprintf(path, sizeof(path), "%s/mlkem.cnf", tmpdir);
+        if (!TEST_CHECK(write_cnf(path, moddir, "", NULL), "write %s", path))
+            return;
+        setenv("OPENSSL_CONF", other, 1);
+        e.libctx = OSSL_LIB_CTX_new();
+        if (!TEST_CHECK(e.libctx != NULL
+                       && OSSL_LIB_CTX_load_config(e.libctx, path) == 1
+                       && (e.mlkem = OSSL_PROVIDER_load(e.libctx, "mlkem"))
+                              != NULL,
+                   "load with OPENSSL_CONF naming another file")) {
+            close_cnf(&e);
+            unlink(other);
+            return;
+        }
+    }
+    ce = config_error(&e);
+    TEST_CHECK(ce != NULL && ce[0] == '\0',
+          "a key of another file was reported: \"%s\"", ce ? ce : "(null)");
+    close_cnf(&e);
+    unlink(other);
     ERR_clear_error();
 }
 
@@ -234,7 +317,7 @@ static void output_format(const char *moddir, const char *list, int len768)
 {
     evp_env e;
 
-    if (!CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect", list),
+    if (!TEST_CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect", list),
                "\"%s\": config load", list)) {
         close_cnf(&e);
         return;
@@ -242,13 +325,13 @@ static void output_format(const char *moddir, const char *list, int len768)
     EVP_PKEY *k = evp_keygen(&e, "ML-KEM-768", NULL, 0);
     unsigned char *der = NULL;
     int n = k != NULL ? pkcs8_len(k, &der) : -1;
-    CHECK(n == len768, "\"%s\": PKCS#8 of %d bytes, expected %d", list, n,
+    TEST_CHECK(n == len768, "\"%s\": PKCS#8 of %d bytes, expected %d", list, n,
           len768);
     if (n > 0) {
         const unsigned char *q = der;
         EVP_PKEY *d = d2i_AutoPrivateKey_ex(NULL, &q, n, e.libctx,
                                             EVP_TEST_PROPQ);
-        CHECK(d != NULL && EVP_PKEY_eq(d, k) == 1, "\"%s\": decode back", list);
+        TEST_CHECK(d != NULL && EVP_PKEY_eq(d, k) == 1, "\"%s\": decode back", list);
         EVP_PKEY_free(d);
     }
     OPENSSL_free(der);
@@ -259,8 +342,11 @@ static void output_format(const char *moddir, const char *list, int len768)
 
 void evp_suite_config(const char *moddir)
 {
+    const char *conf = getenv("OPENSSL_CONF");
+    char *saved_conf = conf != NULL ? strdup(conf) : NULL;
+
     snprintf(tmpdir, sizeof(tmpdir), "/tmp/mlkem-evp-XXXXXX");
-    if (!CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp"))
+    if (!TEST_CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp"))
         return;
 
     retain_seed_no(moddir, "ml-kem = mlkem_kem_sect", "retain_seed = no",
@@ -270,7 +356,7 @@ void evp_suite_config(const char *moddir)
 
     /* Valid lists (any separator) load and work. */
     evp_env e;
-    CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect",
+    TEST_CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect",
                    "output_formats = priv-only seed-only\n"
                    "input_formats = seed-priv,priv-only,\tbare-seed\n"
                    "retain_seed = YES\nprefer_seed = on"),
@@ -292,9 +378,19 @@ void evp_suite_config(const char *moddir)
     bad_value(moddir, "ml-kem = mlkem_kem_sect", "retain_seed = maybe",
               "ml-kem.retain_seed: invalid value \"maybe\"", 'b');
 
+    unknown_key(moddir, "retain_sed = no", NULL, "retain_sed");
+    unknown_key(moddir, "ml-kem = mlkem_kem_sect", "prefer_sed = yes",
+                "ml-kem.prefer_sed");
+    unknown_key_other_file(moddir);
+
     char path[128];
     snprintf(path, sizeof(path), "%s/mlkem.cnf", tmpdir);
     unlink(path);
     rmdir(tmpdir);
+    if (saved_conf != NULL)
+        setenv("OPENSSL_CONF", saved_conf, 1);
+    else
+        unsetenv("OPENSSL_CONF");
+    free(saved_conf);
     ERR_clear_error();
 }

@@ -37,24 +37,24 @@ static void *worker(void *varg)
                 for (int j = 0; j < 64; j++)
                     seed[j] = (uint8_t)(0xA0 + j);
                 k = evp_keygen(a->e, v->name, seed, 64);
-                CHECK(k != NULL
+                TEST_CHECK(k != NULL
                           && evp_get_octets(k, "pub", ek, sizeof(ek), &eklen)
                           && memcmp(ek, a->ref_ek[i], v->ek) == 0,
                       "thread %d: %s seeded keygen differs", a->id, v->name);
             } else {
                 k = evp_keygen(a->e, v->name, NULL, 0);
-                CHECK(k != NULL, "thread %d: %s keygen", a->id, v->name);
+                TEST_CHECK(k != NULL, "thread %d: %s keygen", a->id, v->name);
             }
             if (k == NULL)
                 continue;
-            CHECK(evp_encaps(a->e, k, NULL, 0, ct, &ctlen, ss1, &s1)
+            TEST_CHECK(evp_encaps(a->e, k, NULL, 0, ct, &ctlen, ss1, &s1)
                       && evp_decaps(a->e, k, ct, ctlen, ss2, &s2)
                       && s1 == 32 && s2 == 32 && memcmp(ss1, ss2, 32) == 0,
                   "thread %d round %d: %s encaps/decaps", a->id, r, v->name);
             /* Implicit rejection under load as well. */
             ct[r % ctlen] ^= 0x80;
             s2 = 32;
-            CHECK(evp_decaps(a->e, k, ct, ctlen, ss2, &s2)
+            TEST_CHECK(evp_decaps(a->e, k, ct, ctlen, ss2, &s2)
                       && memcmp(ss1, ss2, 32) != 0,
                   "thread %d: %s tampered ciphertext", a->id, v->name);
             EVP_PKEY_free(k);
@@ -78,7 +78,7 @@ void evp_suite_threads(evp_env *e)
     for (size_t i = 0; i < 3; i++) {
         size_t len;
         EVP_PKEY *k = evp_keygen(e, evp_variants[i].name, seed, 64);
-        CHECK(k != NULL && evp_get_octets(k, "pub", ref_ek[i], 1568, &len),
+        TEST_CHECK(k != NULL && evp_get_octets(k, "pub", ref_ek[i], 1568, &len),
               "reference key %s", evp_variants[i].name);
         EVP_PKEY_free(k);
     }
@@ -87,7 +87,7 @@ void evp_suite_threads(evp_env *e)
         args[i].id = i;
         args[i].ref_ek = (const uint8_t(*)[1568])ref_ek;
         started[i] = pthread_create(&t[i], NULL, worker, &args[i]) == 0;
-        CHECK(started[i], "pthread_create %d", i);
+        TEST_CHECK(started[i], "pthread_create %d", i);
     }
     for (int i = 0; i < THREADS; i++)
         if (started[i])

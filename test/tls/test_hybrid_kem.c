@@ -4,7 +4,9 @@
  * layouts built from independent parts: the kernel's FIPS 203 byte API for
  * ML-KEM and the default provider for X25519 / ECDH.
  *
- * For each of X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024:
+ * For each of X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024 and
+ * X448MLKEM1024 (OpenSSL 3.5's KEM-only hybrid: ML-KEM-1024 first, then
+ * X448; the same checks, with X448's small-order table):
  *   1. client keygen (+ "group"), encoded-pub-key size; server paramgen ->
  *      empty key, set encoded-pub-key, encapsulate (size query first),
  *      client decapsulate: equal secrets, exact sizes, return values 1;
@@ -17,9 +19,15 @@
  *   4. bits / security-bits / max-size, dup, match, public export/import;
  *   5. rejections with the exact reason and return 0 (never -1): wrong
  *      share length, unreduced ek (FIPS 203 §7.2), invalid or non-
- *      uncompressed points, small-order X25519 (each table entry is also
- *      checked to make the default provider's X25519 fail), a non-empty key,
- *      wrong ciphertext length, invalid server point.
+ *      uncompressed points, small-order X25519 / X448 (each table entry is
+ *      also checked to make the default provider's X25519 / X448 fail), a
+ *      non-empty key, wrong ciphertext length, invalid server point;
+ *   6. where the default provider has the same hybrid (OpenSSL 3.5+, this
+ *      binary run on the 3.5 libraries by tls_on35): a key pair of either
+ *      provider and the other's encapsulation give the same secret, both
+ *      ways.
+ * Our provider's algorithms are fetched with "provider=mlkem" (on 3.5 the
+ * default provider offers the same names).
  *
  * Usage: test_hybrid_kem <provider dir>
  */
@@ -28,6 +36,7 @@
 #include <string.h>
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
@@ -53,25 +62,19 @@ typedef struct {
     size_t pub_len, ct_len, ss_len; /* the draft's sizes, written out */
 } hybrid;
 
-static const hybrid hybrids[3] = {
+#define NHYBRIDS 4
+#define MAX_SS 88 /* X448MLKEM1024: 32 + 56 */
+static const hybrid hybrids[NHYBRIDS] = {
     {"X25519MLKEM768", "X25519", NULL, MLKEM_768, 32, 32, 1, 768, 192, 1216, 1120, 64},
     {"SecP256r1MLKEM768", "EC", "P-256", MLKEM_768, 65, 32, 0, 768, 192, 1249, 1153, 64},
     {"SecP384r1MLKEM1024", "EC", "P-384", MLKEM_1024, 97, 48, 0, 1024, 256, 1665, 1665, 80},
+    {"X448MLKEM1024", "X448", NULL, MLKEM_1024, 56, 56, 1, 1024, 256, 1624, 1624, 88},
 };
 
+#define OURS "provider=mlkem"
+#define THEIRS "provider=default"
+
 static OSSL_LIB_CTX *lib;
-static int failures;
-
-#define CHECK(cond, ...)                 \
-    do {                                 \
-        if (!(cond)) {                   \
-            test_fail(__VA_ARGS__);      \
-            tls_print_errors("openssl"); \
-            failures++;                  \
-            goto end;                    \
-        }                                \
-    } while (0)
-
 /* 1 if the error queue holds our provider's `reason` (a dynamically
  * assigned library, >= ERR_LIB_USER); clears the queue. */
 static int saw_reason(int reason)
@@ -87,9 +90,9 @@ static int saw_reason(int reason)
 
 /* ---- libssl's calls ---------------------------------------------------- */
 
-static EVP_PKEY *client_keygen(const hybrid *h)
+static EVP_PKEY *client_keygen_pq(const hybrid *h, const char *pq)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, NULL);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, pq);
     EVP_PKEY *pkey = NULL;
 
     if (ctx == NULL || EVP_PKEY_keygen_init(ctx) <= 0
@@ -99,9 +102,14 @@ static EVP_PKEY *client_keygen(const hybrid *h)
     return pkey;
 }
 
-static EVP_PKEY *server_paramgen(const hybrid *h)
+static EVP_PKEY *client_keygen(const hybrid *h)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, NULL);
+    return client_keygen_pq(h, OURS);
+}
+
+static EVP_PKEY *server_paramgen_pq(const hybrid *h, const char *pq)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, pq);
     EVP_PKEY *pkey = NULL;
 
     if (ctx == NULL || EVP_PKEY_paramgen_init(ctx) <= 0
@@ -111,11 +119,16 @@ static EVP_PKEY *server_paramgen(const hybrid *h)
     return pkey;
 }
 
-/* Returns the provider's own return value (EVP passes it through). */
-static int encapsulate(EVP_PKEY *peer, uint8_t *ct, size_t *ctlen, uint8_t *ss,
-                       size_t *sslen)
+static EVP_PKEY *server_paramgen(const hybrid *h)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, peer, NULL);
+    return server_paramgen_pq(h, OURS);
+}
+
+/* Returns the provider's own return value (EVP passes it through). */
+static int encapsulate_pq(EVP_PKEY *peer, const char *pq, uint8_t *ct,
+                          size_t *ctlen, uint8_t *ss, size_t *sslen)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, peer, pq);
     int r = -100;
 
     if (ctx != NULL && EVP_PKEY_encapsulate_init(ctx, NULL) == 1)
@@ -124,10 +137,16 @@ static int encapsulate(EVP_PKEY *peer, uint8_t *ct, size_t *ctlen, uint8_t *ss,
     return r;
 }
 
-static int decapsulate(EVP_PKEY *key, uint8_t *ss, size_t *sslen, const uint8_t *ct,
-                       size_t ctlen)
+static int encapsulate(EVP_PKEY *peer, uint8_t *ct, size_t *ctlen, uint8_t *ss,
+                       size_t *sslen)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, key, NULL);
+    return encapsulate_pq(peer, OURS, ct, ctlen, ss, sslen);
+}
+
+static int decapsulate_pq(EVP_PKEY *key, const char *pq, uint8_t *ss,
+                          size_t *sslen, const uint8_t *ct, size_t ctlen)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, key, pq);
     int r = -100;
 
     if (ctx != NULL && EVP_PKEY_decapsulate_init(ctx, NULL) == 1)
@@ -136,16 +155,28 @@ static int decapsulate(EVP_PKEY *key, uint8_t *ss, size_t *sslen, const uint8_t 
     return r;
 }
 
-/* An empty server key holding `share`, or NULL (errors left queued). */
-static EVP_PKEY *server_key(const hybrid *h, const uint8_t *share, size_t len)
+static int decapsulate(EVP_PKEY *key, uint8_t *ss, size_t *sslen, const uint8_t *ct,
+                       size_t ctlen)
 {
-    EVP_PKEY *k = server_paramgen(h);
+    return decapsulate_pq(key, OURS, ss, sslen, ct, ctlen);
+}
+
+/* An empty server key holding `share`, or NULL (errors left queued). */
+static EVP_PKEY *server_key_pq(const hybrid *h, const char *pq,
+                               const uint8_t *share, size_t len)
+{
+    EVP_PKEY *k = server_paramgen_pq(h, pq);
 
     if (k != NULL && EVP_PKEY_set1_encoded_public_key(k, share, len) != 1) {
         EVP_PKEY_free(k);
         k = NULL;
     }
     return k;
+}
+
+static EVP_PKEY *server_key(const hybrid *h, const uint8_t *share, size_t len)
+{
+    return server_key_pq(h, OURS, share, len);
 }
 
 /* ---- independent classical parts (default provider) --------------------- */
@@ -213,26 +244,35 @@ static int rnd(void *arg, uint8_t *buf, size_t len)
 static void test_roundtrip(const hybrid *h)
 {
     EVP_PKEY *ck = NULL, *sk = NULL;
-    uint8_t *pub = NULL, ct[2048], ss1[80], ss2[80];
+    uint8_t *pub = NULL, ct[2048], ss1[MAX_SS], ss2[MAX_SS];
     size_t publen, ctlen = 0, sslen = 0, sslen2 = 0;
 
-    CHECK((ck = client_keygen(h)) != NULL, "%s: client keygen", h->name);
+    if (!TEST_CHECK((ck = client_keygen(h)) != NULL, "%s: client keygen", h->name))
+        goto end;
     publen = EVP_PKEY_get1_encoded_public_key(ck, &pub);
-    CHECK(publen == h->pub_len, "%s: client share %zu bytes, want %zu", h->name, publen,
-          h->pub_len);
-    CHECK((sk = server_key(h, pub, publen)) != NULL, "%s: server set share", h->name);
-    CHECK(encapsulate(sk, NULL, &ctlen, NULL, &sslen) == 1 && ctlen == h->ct_len
-              && sslen == h->ss_len,
-          "%s: encaps size query: %zu/%zu, want %zu/%zu", h->name, ctlen, sslen, h->ct_len,
-          h->ss_len);
-    CHECK(encapsulate(sk, ct, &ctlen, ss1, &sslen) == 1 && ctlen == h->ct_len
-              && sslen == h->ss_len,
-          "%s: encapsulate", h->name);
-    CHECK(decapsulate(ck, NULL, &sslen2, ct, ctlen) == 1 && sslen2 == h->ss_len,
-          "%s: decaps size query", h->name);
-    CHECK(decapsulate(ck, ss2, &sslen2, ct, ctlen) == 1 && sslen2 == h->ss_len,
-          "%s: decapsulate", h->name);
-    CHECK(test_bytes_eq("secret", ss2, ss1, h->ss_len), "%s: secrets differ", h->name);
+    if (!TEST_CHECK(publen == h->pub_len, "%s: client share %zu bytes, want %zu", h->name, publen,
+                    h->pub_len))
+        goto end;
+    if (!TEST_CHECK((sk = server_key(h, pub, publen)) != NULL, "%s: server set share", h->name))
+        goto end;
+    if (!TEST_CHECK(encapsulate(sk, NULL, &ctlen, NULL, &sslen) == 1 && ctlen == h->ct_len
+                        && sslen == h->ss_len,
+                    "%s: encaps size query: %zu/%zu, want %zu/%zu", h->name, ctlen, sslen,
+                    h->ct_len,
+                    h->ss_len))
+        goto end;
+    if (!TEST_CHECK(encapsulate(sk, ct, &ctlen, ss1, &sslen) == 1 && ctlen == h->ct_len
+                        && sslen == h->ss_len,
+                    "%s: encapsulate", h->name))
+        goto end;
+    if (!TEST_CHECK(decapsulate(ck, NULL, &sslen2, ct, ctlen) == 1 && sslen2 == h->ss_len,
+                    "%s: decaps size query", h->name))
+        goto end;
+    if (!TEST_CHECK(decapsulate(ck, ss2, &sslen2, ct, ctlen) == 1 && sslen2 == h->ss_len,
+                    "%s: decapsulate", h->name))
+        goto end;
+    if (!TEST_CHECK(test_bytes_eq("secret", ss2, ss1, h->ss_len), "%s: secrets differ", h->name))
+        goto end;
     /* The client's classical key survives decapsulation (no regeneration):
      * its share encodes the same, and a second decaps gives the same. */
     {
@@ -241,12 +281,14 @@ static void test_roundtrip(const hybrid *h)
         int same = l2 == publen && memcmp(pub2, pub, publen) == 0;
 
         OPENSSL_free(pub2);
-        CHECK(same, "%s: client share changed after decaps", h->name);
+        if (!TEST_CHECK(same, "%s: client share changed after decaps", h->name))
+            goto end;
     }
     memset(ss2, 0, sizeof(ss2));
-    CHECK(decapsulate(ck, ss2, &sslen2, ct, ctlen) == 1
-              && memcmp(ss1, ss2, h->ss_len) == 0,
-          "%s: second decapsulate differs", h->name);
+    if (!TEST_CHECK(decapsulate(ck, ss2, &sslen2, ct, ctlen) == 1
+                        && memcmp(ss1, ss2, h->ss_len) == 0,
+                    "%s: second decapsulate differs", h->name))
+        goto end;
     printf("ok   %s round trip (share %zu, ct %zu, ss %zu)\n", h->name, publen, ctlen, sslen);
 end:
     OPENSSL_free(pub);
@@ -260,15 +302,17 @@ static void test_server_layout(const hybrid *h)
 {
     const mlkem_params *p = mlkem_params_get(h->variant);
     uint8_t ek[MLKEM_MAX_EK_BYTES], dk[MLKEM_MAX_DK_BYTES], d[32], z[32];
-    uint8_t ecpub[97], share[1665], ct[1665], ss[80], want[80];
+    uint8_t ecpub[97], share[1665], ct[1665], ss[MAX_SS], want[MAX_SS];
     size_t ctlen = sizeof(ct), sslen = sizeof(ss);
     EVP_PKEY *ec = NULL, *sk = NULL, *eph = NULL;
     size_t ml_ct, ec_ct, ml_ss, ec_ss;
 
-    CHECK(RAND_bytes(d, 32) == 1 && RAND_bytes(z, 32) == 1
-              && mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK,
-          "%s: kernel keygen", h->name);
-    CHECK((ec = ec_keygen(h, ecpub)) != NULL, "%s: default-provider keygen", h->name);
+    if (!TEST_CHECK(RAND_bytes(d, 32) == 1 && RAND_bytes(z, 32) == 1
+                        && mlkem_keygen_internal(p, ek, dk, d, z) == MLKEM_OK,
+                    "%s: kernel keygen", h->name))
+        goto end;
+    if (!TEST_CHECK((ec = ec_keygen(h, ecpub)) != NULL, "%s: default-provider keygen", h->name))
+        goto end;
     /* The client share of the draft: ek || u, or Q || ek. */
     if (h->mlkem_first) {
         memcpy(share, ek, p->ek_bytes);
@@ -277,20 +321,26 @@ static void test_server_layout(const hybrid *h)
         memcpy(share, ecpub, h->ec_pub);
         memcpy(share + h->ec_pub, ek, p->ek_bytes);
     }
-    CHECK((sk = server_key(h, share, h->pub_len)) != NULL, "%s: set share", h->name);
-    CHECK(encapsulate(sk, ct, &ctlen, ss, &sslen) == 1 && ctlen == h->ct_len,
-          "%s: encapsulate", h->name);
+    if (!TEST_CHECK((sk = server_key(h, share, h->pub_len)) != NULL, "%s: set share", h->name))
+        goto end;
+    if (!TEST_CHECK(encapsulate(sk, ct, &ctlen, ss, &sslen) == 1 && ctlen == h->ct_len,
+                    "%s: encapsulate", h->name))
+        goto end;
     ml_ct = h->mlkem_first ? 0 : h->ec_pub;
     ec_ct = h->mlkem_first ? p->ct_bytes : 0;
     ml_ss = h->mlkem_first ? 0 : h->ec_ss;
     ec_ss = h->mlkem_first ? 32 : 0;
-    CHECK(mlkem_decaps_internal(p, want + ml_ss, ct + ml_ct, p->ct_bytes, dk, p->dk_bytes)
-              == MLKEM_OK,
-          "%s: kernel decaps", h->name);
-    CHECK((eph = ec_pub_key(h, ct + ec_ct)) != NULL, "%s: server point", h->name);
-    CHECK(ec_derive(ec, eph, want + ec_ss, h->ec_ss), "%s: ECDH", h->name);
-    CHECK(test_bytes_eq("server secret", ss, want, h->ss_len), "%s: server layout",
-          h->name);
+    if (!TEST_CHECK(mlkem_decaps_internal(p, want + ml_ss, ct + ml_ct, p->ct_bytes, dk, p->dk_bytes)
+                        == MLKEM_OK,
+                    "%s: kernel decaps", h->name))
+        goto end;
+    if (!TEST_CHECK((eph = ec_pub_key(h, ct + ec_ct)) != NULL, "%s: server point", h->name))
+        goto end;
+    if (!TEST_CHECK(ec_derive(ec, eph, want + ec_ss, h->ec_ss), "%s: ECDH", h->name))
+        goto end;
+    if (!TEST_CHECK(test_bytes_eq("server secret", ss, want, h->ss_len), "%s: server layout",
+                    h->name))
+        goto end;
     printf("ok   %s server share/secret layout matches the draft\n", h->name);
 end:
     OPENSSL_cleanse(dk, sizeof(dk));
@@ -304,29 +354,37 @@ end:
 static void test_client_layout(const hybrid *h)
 {
     const mlkem_params *p = mlkem_params_get(h->variant);
-    uint8_t *pub = NULL, ct[1665], ss[80], want[80];
+    uint8_t *pub = NULL, ct[1665], ss[MAX_SS], want[MAX_SS];
     size_t publen, sslen = sizeof(ss), ml_pub, ec_pub, ml_ct, ec_ct, ml_ss, ec_ss;
     EVP_PKEY *ck = NULL, *eph = NULL, *cpub = NULL;
 
-    CHECK((ck = client_keygen(h)) != NULL, "%s: client keygen", h->name);
+    if (!TEST_CHECK((ck = client_keygen(h)) != NULL, "%s: client keygen", h->name))
+        goto end;
     publen = EVP_PKEY_get1_encoded_public_key(ck, &pub);
-    CHECK(publen == h->pub_len, "%s: share length", h->name);
+    if (!TEST_CHECK(publen == h->pub_len, "%s: share length", h->name))
+        goto end;
     ml_pub = h->mlkem_first ? 0 : h->ec_pub;
     ec_pub = h->mlkem_first ? p->ek_bytes : 0;
     ml_ct = h->mlkem_first ? 0 : h->ec_pub;
     ec_ct = h->mlkem_first ? p->ct_bytes : 0;
     ml_ss = h->mlkem_first ? 0 : h->ec_ss;
     ec_ss = h->mlkem_first ? 32 : 0;
-    CHECK(mlkem_encaps(p, ct + ml_ct, want + ml_ss, pub + ml_pub, p->ek_bytes, rnd, NULL)
-              == MLKEM_OK,
-          "%s: kernel encaps to the client's ek", h->name);
-    CHECK((eph = ec_keygen(h, ct + ec_ct)) != NULL, "%s: ephemeral", h->name);
-    CHECK((cpub = ec_pub_key(h, pub + ec_pub)) != NULL, "%s: client point", h->name);
-    CHECK(ec_derive(eph, cpub, want + ec_ss, h->ec_ss), "%s: ECDH", h->name);
-    CHECK(decapsulate(ck, ss, &sslen, ct, h->ct_len) == 1 && sslen == h->ss_len,
-          "%s: decapsulate", h->name);
-    CHECK(test_bytes_eq("client secret", ss, want, h->ss_len), "%s: client layout",
-          h->name);
+    if (!TEST_CHECK(mlkem_encaps(p, ct + ml_ct, want + ml_ss, pub + ml_pub, p->ek_bytes, rnd, NULL)
+                        == MLKEM_OK,
+                    "%s: kernel encaps to the client's ek", h->name))
+        goto end;
+    if (!TEST_CHECK((eph = ec_keygen(h, ct + ec_ct)) != NULL, "%s: ephemeral", h->name))
+        goto end;
+    if (!TEST_CHECK((cpub = ec_pub_key(h, pub + ec_pub)) != NULL, "%s: client point", h->name))
+        goto end;
+    if (!TEST_CHECK(ec_derive(eph, cpub, want + ec_ss, h->ec_ss), "%s: ECDH", h->name))
+        goto end;
+    if (!TEST_CHECK(decapsulate(ck, ss, &sslen, ct, h->ct_len) == 1 && sslen == h->ss_len,
+                    "%s: decapsulate", h->name))
+        goto end;
+    if (!TEST_CHECK(test_bytes_eq("client secret", ss, want, h->ss_len), "%s: client layout",
+                    h->name))
+        goto end;
     printf("ok   %s client share/secret layout matches the draft\n", h->name);
 end:
     OPENSSL_free(pub);
@@ -356,19 +414,24 @@ static void test_params(const hybrid *h)
 {
     EVP_PKEY *ck = NULL, *other = NULL, *dup = NULL, *imp = NULL;
     EVP_PKEY_CTX *ctx = NULL;
-    uint8_t *pub = NULL, exported[1665], ct[1665], ss1[80], ss2[80];
+    uint8_t *pub = NULL, exported[1665], ct[1665], ss1[MAX_SS], ss2[MAX_SS];
     OSSL_PARAM out = OSSL_PARAM_octet_string("pub", exported, sizeof(exported));
     OSSL_PARAM in[2];
     size_t publen, ctlen = sizeof(ct), l1 = sizeof(ss1), l2 = sizeof(ss2);
 
-    CHECK((ck = client_keygen(h)) != NULL && (other = client_keygen(h)) != NULL,
-          "%s: keygen", h->name);
-    CHECK(EVP_PKEY_get_bits(ck) == h->bits && EVP_PKEY_get_security_bits(ck) == h->secbits
-              && EVP_PKEY_get_size(ck) == (int)h->ct_len,
-          "%s: bits %d / security-bits %d / size %d", h->name, EVP_PKEY_get_bits(ck),
-          EVP_PKEY_get_security_bits(ck), EVP_PKEY_get_size(ck));
-    CHECK(EVP_PKEY_eq(ck, ck) == 1 && EVP_PKEY_eq(ck, other) == 0, "%s: match", h->name);
-    CHECK((dup = EVP_PKEY_dup(ck)) != NULL && EVP_PKEY_eq(ck, dup) == 1, "%s: dup", h->name);
+    if (!TEST_CHECK((ck = client_keygen(h)) != NULL && (other = client_keygen(h)) != NULL,
+                    "%s: keygen", h->name))
+        goto end;
+    if (!TEST_CHECK(EVP_PKEY_get_bits(ck) == h->bits && EVP_PKEY_get_security_bits(ck) == h->secbits
+                        && EVP_PKEY_get_size(ck) == (int)h->ct_len,
+                    "%s: bits %d / security-bits %d / size %d", h->name, EVP_PKEY_get_bits(ck),
+                    EVP_PKEY_get_security_bits(ck), EVP_PKEY_get_size(ck)))
+        goto end;
+    if (!TEST_CHECK(EVP_PKEY_eq(ck, ck) == 1 && EVP_PKEY_eq(ck, other) == 0, "%s: match", h->name))
+        goto end;
+    if (!TEST_CHECK((dup = EVP_PKEY_dup(ck)) != NULL && EVP_PKEY_eq(ck, dup) == 1,
+                    "%s: dup", h->name))
+        goto end;
     /* The duplicate decapsulates like the original. */
     publen = EVP_PKEY_get1_encoded_public_key(ck, &pub);
     {
@@ -376,30 +439,36 @@ static void test_params(const hybrid *h)
         int r = sk != NULL ? encapsulate(sk, ct, &ctlen, ss1, &l1) : 0;
 
         EVP_PKEY_free(sk);
-        CHECK(r == 1, "%s: encapsulate", h->name);
+        if (!TEST_CHECK(r == 1, "%s: encapsulate", h->name))
+            goto end;
     }
-    CHECK(decapsulate(dup, ss2, &l2, ct, ctlen) == 1 && memcmp(ss1, ss2, l1) == 0,
-          "%s: dup decapsulates differently", h->name);
+    if (!TEST_CHECK(decapsulate(dup, ss2, &l2, ct, ctlen) == 1 && memcmp(ss1, ss2, l1) == 0,
+                    "%s: dup decapsulates differently", h->name))
+        goto end;
     /* Public export gives the client share; import makes a usable peer. */
-    CHECK(EVP_PKEY_export(ck, EVP_PKEY_PUBLIC_KEY, export_cb, &out) == 1
-              && out.return_size == publen && memcmp(exported, pub, publen) == 0,
-          "%s: public export", h->name);
-    CHECK(EVP_PKEY_export(ck, EVP_PKEY_KEYPAIR, export_cb, &out) == 0,
-          "%s: private export must fail (no format)", h->name);
+    if (!TEST_CHECK(EVP_PKEY_export(ck, EVP_PKEY_PUBLIC_KEY, export_cb, &out) == 1
+                        && out.return_size == publen && memcmp(exported, pub, publen) == 0,
+                    "%s: public export", h->name))
+        goto end;
+    if (!TEST_CHECK(EVP_PKEY_export(ck, EVP_PKEY_KEYPAIR, export_cb, &out) == 0,
+                    "%s: private export must fail (no format)", h->name))
+        goto end;
     ERR_clear_error();
     in[0] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, pub, publen);
     in[1] = OSSL_PARAM_construct_end();
-    CHECK((ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, NULL)) != NULL
-              && EVP_PKEY_fromdata_init(ctx) == 1
-              && EVP_PKEY_fromdata(ctx, &imp, EVP_PKEY_PUBLIC_KEY, in) == 1
-              && EVP_PKEY_eq(imp, ck) == 1,
-          "%s: public import", h->name);
+    if (!TEST_CHECK((ctx = EVP_PKEY_CTX_new_from_name(lib, h->name, OURS)) != NULL
+                        && EVP_PKEY_fromdata_init(ctx) == 1
+                        && EVP_PKEY_fromdata(ctx, &imp, EVP_PKEY_PUBLIC_KEY, in) == 1
+                        && EVP_PKEY_eq(imp, ck) == 1,
+                    "%s: public import", h->name))
+        goto end;
     ctlen = sizeof(ct);
     l1 = sizeof(ss1);
     l2 = sizeof(ss2);
-    CHECK(encapsulate(imp, ct, &ctlen, ss1, &l1) == 1
-              && decapsulate(ck, ss2, &l2, ct, ctlen) == 1 && memcmp(ss1, ss2, l1) == 0,
-          "%s: imported key round trip", h->name);
+    if (!TEST_CHECK(encapsulate(imp, ct, &ctlen, ss1, &l1) == 1
+                        && decapsulate(ck, ss2, &l2, ct, ctlen) == 1 && memcmp(ss1, ss2, l1) == 0,
+                    "%s: imported key round trip", h->name))
+        goto end;
     printf("ok   %s params, dup, match, export/import\n", h->name);
 end:
     OPENSSL_free(pub);
@@ -432,6 +501,23 @@ static const uint8_t small_order[7][32] = {
      0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
 };
 
+/* X448's u of order dividing 4: 0, 1, p - 1, p, p + 1 (p = 2^448 - 2^224 -
+ * 1), 56 bytes little-endian, written out here independently of the
+ * provider's table. */
+static uint8_t x448_small[5][56];
+
+static void make_x448_small(void)
+{
+    memset(x448_small, 0, sizeof(x448_small));
+    x448_small[1][0] = 1;
+    memset(x448_small[2], 0xff, 56); /* p - 1 = ...fe ff..ff fe */
+    x448_small[2][0] = 0xfe;
+    x448_small[2][28] = 0xfe;
+    memset(x448_small[3], 0xff, 56); /* p */
+    x448_small[3][28] = 0xfe;
+    memset(x448_small[4] + 28, 0xff, 28); /* p + 1 = 2^448 - 2^224 */
+}
+
 /* Setting `share` on an empty key must fail with `reason`. */
 static int rejects(const hybrid *h, const uint8_t *share, size_t len, int reason,
                    const char *what)
@@ -439,46 +525,56 @@ static int rejects(const hybrid *h, const uint8_t *share, size_t len, int reason
     EVP_PKEY *k = server_paramgen(h);
     int r;
 
-    if (k == NULL) {
-        test_fail("%s: paramgen", h->name);
+    if (!TEST_CHECK(k != NULL, "%s: paramgen", h->name))
         return 0;
-    }
     ERR_clear_error();
     r = EVP_PKEY_set1_encoded_public_key(k, share, len);
     EVP_PKEY_free(k);
-    if (r == 1 || !saw_reason(reason)) {
-        test_fail("%s: %s accepted or wrong reason (want %d)", h->name, what, reason);
-        return 0;
-    }
-    return 1;
+    return TEST_CHECK(r != 1 && saw_reason(reason),
+                      "%s: %s accepted or wrong reason (want %d)", h->name,
+                      what, reason);
 }
 
 static void test_rejections(const hybrid *h)
 {
     const mlkem_params *p = mlkem_params_get(h->variant);
     EVP_PKEY *ck = NULL, *sk = NULL;
-    uint8_t *pub = NULL, bad[1666], ct[1666], ss[80];
+    uint8_t *pub = NULL, bad[1666], ct[1666], ss[MAX_SS];
     size_t publen, ctlen = sizeof(ct), sslen = sizeof(ss);
     size_t ml_pub = h->mlkem_first ? 0 : h->ec_pub;
     size_t ec_pub = h->mlkem_first ? p->ek_bytes : 0;
     size_t i;
     int r;
 
-    CHECK((ck = client_keygen(h)) != NULL, "%s: keygen", h->name);
+    if (!TEST_CHECK((ck = client_keygen(h)) != NULL, "%s: keygen", h->name))
+        goto end;
     publen = EVP_PKEY_get1_encoded_public_key(ck, &pub);
-    CHECK(publen == h->pub_len, "%s: share length", h->name);
+    if (!TEST_CHECK(publen == h->pub_len, "%s: share length", h->name))
+        goto end;
 
     /* Length: one byte short, one byte long, empty. */
-    CHECK(rejects(h, pub, publen - 1, MLKEM_R_BAD_KEY_LENGTH, "short share"), "short");
+    if (!rejects(h, pub, publen - 1, MLKEM_R_BAD_KEY_LENGTH, "short share"))
+        goto end;
     memcpy(bad, pub, publen);
     bad[publen] = 0;
-    CHECK(rejects(h, bad, publen + 1, MLKEM_R_BAD_KEY_LENGTH, "long share"), "long");
+    if (!rejects(h, bad, publen + 1, MLKEM_R_BAD_KEY_LENGTH, "long share"))
+        goto end;
     /* FIPS 203 §7.2: first coefficient of ek set to 4095 >= q. */
     memcpy(bad, pub, publen);
     bad[ml_pub] = 0xff;
     bad[ml_pub + 1] |= 0x0f;
-    CHECK(rejects(h, bad, publen, MLKEM_R_EK_NOT_REDUCED, "unreduced ek"), "ek");
-    if (h->ec_group == NULL) {
+    if (!rejects(h, bad, publen, MLKEM_R_EK_NOT_REDUCED, "unreduced ek"))
+        goto end;
+    if (h->ec_group == NULL && h->ec_pub == 56) {
+        /* Every small-order X448 u. */
+        for (i = 0; i < 5; i++) {
+            memcpy(bad, pub, publen);
+            memcpy(bad + ec_pub, x448_small[i], 56);
+            if (!rejects(h, bad, publen, MLKEM_R_ZERO_SHARED_SECRET,
+                         "small-order X448 u"))
+                goto end;
+        }
+    } else if (h->ec_group == NULL) {
         /* Every small-order u, with bit 255 clear and set. */
         for (i = 0; i < 7; i++) {
             int top;
@@ -487,67 +583,79 @@ static void test_rejections(const hybrid *h)
                 memcpy(bad, pub, publen);
                 memcpy(bad + ec_pub, small_order[i], 32);
                 bad[ec_pub + 31] |= (uint8_t)(top << 7);
-                CHECK(rejects(h, bad, publen, MLKEM_R_ZERO_SHARED_SECRET,
-                              "small-order X25519 u"),
-                      "small order %zu/%d", i, top);
+                if (!rejects(h, bad, publen, MLKEM_R_ZERO_SHARED_SECRET,
+                             "small-order X25519 u"))
+                    goto end;
             }
         }
     } else {
         /* Off the curve: last byte of y changed. */
         memcpy(bad, pub, publen);
         bad[ec_pub + h->ec_pub - 1] ^= 1;
-        CHECK(rejects(h, bad, publen, MLKEM_R_BAD_POINT, "point off the curve"), "curve");
+        if (!rejects(h, bad, publen, MLKEM_R_BAD_POINT, "point off the curve"))
+            goto end;
         /* SEC1 "hybrid" form 0x06/0x07 with valid coordinates. */
         memcpy(bad, pub, publen);
         bad[ec_pub] = (uint8_t)(0x06 | (pub[ec_pub + h->ec_pub - 1] & 1));
-        CHECK(rejects(h, bad, publen, MLKEM_R_BAD_POINT, "hybrid point form"), "hybrid");
+        if (!rejects(h, bad, publen, MLKEM_R_BAD_POINT, "hybrid point form"))
+            goto end;
         /* x = p (not reduced): all-ones is >= p for both curves. */
         memcpy(bad, pub, publen);
         memset(bad + ec_pub + 1, 0xff, (h->ec_pub - 1) / 2);
-        CHECK(rejects(h, bad, publen, MLKEM_R_BAD_POINT, "x out of range"), "range");
+        if (!rejects(h, bad, publen, MLKEM_R_BAD_POINT, "x out of range"))
+            goto end;
     }
     /* A key that holds material is immutable. */
-    CHECK((sk = server_key(h, pub, publen)) != NULL, "%s: set share", h->name);
+    if (!TEST_CHECK((sk = server_key(h, pub, publen)) != NULL, "%s: set share", h->name))
+        goto end;
     ERR_clear_error();
-    CHECK(EVP_PKEY_set1_encoded_public_key(sk, pub, publen) != 1
-              && saw_reason(MLKEM_R_KEY_NOT_EMPTY),
-          "%s: second set accepted", h->name);
+    if (!TEST_CHECK(EVP_PKEY_set1_encoded_public_key(sk, pub, publen) != 1
+                        && saw_reason(MLKEM_R_KEY_NOT_EMPTY),
+                    "%s: second set accepted", h->name))
+        goto end;
     /* Decapsulation: wrong length, invalid server point; return 0 each. */
-    CHECK(encapsulate(sk, ct, &ctlen, ss, &sslen) == 1, "%s: encapsulate", h->name);
+    if (!TEST_CHECK(encapsulate(sk, ct, &ctlen, ss, &sslen) == 1, "%s: encapsulate", h->name))
+        goto end;
     ERR_clear_error();
     r = decapsulate(ck, ss, &sslen, ct, ctlen - 1);
-    CHECK(r == 0 && saw_reason(MLKEM_R_BAD_CIPHERTEXT_LENGTH),
-          "%s: short ciphertext: returned %d", h->name, r);
+    if (!TEST_CHECK(r == 0 && saw_reason(MLKEM_R_BAD_CIPHERTEXT_LENGTH),
+                    "%s: short ciphertext: returned %d", h->name, r))
+        goto end;
     r = decapsulate(ck, ss, &sslen, ct, ctlen + 1);
-    CHECK(r == 0 && saw_reason(MLKEM_R_BAD_CIPHERTEXT_LENGTH),
-          "%s: long ciphertext: returned %d", h->name, r);
+    if (!TEST_CHECK(r == 0 && saw_reason(MLKEM_R_BAD_CIPHERTEXT_LENGTH),
+                    "%s: long ciphertext: returned %d", h->name, r))
+        goto end;
     {
         size_t ec_ct = h->mlkem_first ? p->ct_bytes : 0;
 
         if (h->ec_group == NULL) {
-            memset(ct + ec_ct, 0, 32);
+            memset(ct + ec_ct, 0, h->ec_pub);
             r = decapsulate(ck, ss, &sslen, ct, ctlen);
-            CHECK(r == 0 && saw_reason(MLKEM_R_ZERO_SHARED_SECRET),
-                  "%s: zero server u: returned %d", h->name, r);
+            if (!TEST_CHECK(r == 0 && saw_reason(MLKEM_R_ZERO_SHARED_SECRET),
+                            "%s: zero server u: returned %d", h->name, r))
+                goto end;
         } else {
             ct[ec_ct + h->ec_pub - 1] ^= 1;
             r = decapsulate(ck, ss, &sslen, ct, ctlen);
-            CHECK(r == 0 && saw_reason(MLKEM_R_BAD_POINT),
-                  "%s: bad server point: returned %d", h->name, r);
+            if (!TEST_CHECK(r == 0 && saw_reason(MLKEM_R_BAD_POINT),
+                            "%s: bad server point: returned %d", h->name, r))
+                goto end;
         }
         for (i = 0; i < h->ss_len; i++)
-            CHECK(ss[i] == 0, "%s: secret not wiped after failure", h->name);
+            if (!TEST_CHECK(ss[i] == 0, "%s: secret not wiped after failure", h->name))
+                goto end;
     }
     /* Encapsulate on an empty key: 0 (no -1). */
     {
         EVP_PKEY *e = server_paramgen(h);
-        EVP_PKEY_CTX *c = e != NULL ? EVP_PKEY_CTX_new_from_pkey(lib, e, NULL) : NULL;
+        EVP_PKEY_CTX *c = e != NULL ? EVP_PKEY_CTX_new_from_pkey(lib, e, OURS) : NULL;
 
         r = c != NULL ? EVP_PKEY_encapsulate_init(c, NULL) : -100;
         EVP_PKEY_CTX_free(c);
         EVP_PKEY_free(e);
         ERR_clear_error();
-        CHECK(r == 0, "%s: encapsulate_init on an empty key returned %d", h->name, r);
+        if (!TEST_CHECK(r == 0, "%s: encapsulate_init on an empty key returned %d", h->name, r))
+            goto end;
     }
     printf("ok   %s rejections\n", h->name);
 end:
@@ -556,29 +664,84 @@ end:
     EVP_PKEY_free(sk);
 }
 
-/* Every entry of the small-order table makes X25519 fail in the default
- * provider (OpenSSL rejects the all-zero result): the table is right. */
-static void test_small_order_table(void)
+/* Every entry of a small-order table makes X25519 / X448 fail in the
+ * default provider (OpenSSL rejects the all-zero result): the table is
+ * right. */
+static void test_small_order_table(const char *alg, const uint8_t *table,
+                                   size_t n, size_t len)
 {
-    EVP_PKEY *me = EVP_PKEY_Q_keygen(lib, "provider=default", "X25519");
+    EVP_PKEY *me = EVP_PKEY_Q_keygen(lib, "provider=default", alg);
     size_t i;
 
-    CHECK(me != NULL, "X25519 keygen");
-    for (i = 0; i < 7; i++) {
-        EVP_PKEY *peer = EVP_PKEY_new_raw_public_key_ex(lib, "X25519", "provider=default",
-                                                        small_order[i], 32);
-        uint8_t ss[32];
+    if (!TEST_CHECK(me != NULL, "%s keygen", alg))
+        goto end;
+    for (i = 0; i < n; i++) {
+        EVP_PKEY *peer = EVP_PKEY_new_raw_public_key_ex(lib, alg, "provider=default",
+                                                        table + i * len, len);
+        uint8_t ss[56];
         int ok;
 
-        CHECK(peer != NULL, "small-order entry %zu: import", i);
-        ok = ec_derive(me, peer, ss, 32);
+        if (!TEST_CHECK(peer != NULL, "%s small-order entry %zu: import", alg, i))
+            goto end;
+        ok = ec_derive(me, peer, ss, len);
         EVP_PKEY_free(peer);
         ERR_clear_error();
-        CHECK(!ok, "small-order entry %zu gives a non-zero X25519 secret", i);
+        if (!TEST_CHECK(!ok, "%s small-order entry %zu gives a non-zero secret", alg, i))
+            goto end;
     }
-    printf("ok   X25519 small-order table (7 entries)\n");
+    printf("ok   %s small-order table (%zu entries)\n", alg, n);
 end:
     EVP_PKEY_free(me);
+}
+
+/* ---- 6. against the default provider's hybrid of the same name ---------- */
+
+/* keygen by `kp`, encapsulation by `ep`, decapsulation by the key's own. */
+static void cross(const hybrid *h, const char *kp, const char *ep)
+{
+    EVP_PKEY *ck = NULL, *sk = NULL;
+    uint8_t *pub = NULL, ct[1665], ss1[MAX_SS], ss2[MAX_SS];
+    size_t publen, ctlen = sizeof(ct), l1 = sizeof(ss1), l2 = sizeof(ss2);
+
+    if (!TEST_CHECK((ck = client_keygen_pq(h, kp)) != NULL, "%s: keygen by %s", h->name, kp))
+        goto end;
+    publen = EVP_PKEY_get1_encoded_public_key(ck, &pub);
+    if (!TEST_CHECK(publen == h->pub_len, "%s: %s share length %zu", h->name, kp, publen))
+        goto end;
+    if (!TEST_CHECK((sk = server_key_pq(h, ep, pub, publen)) != NULL, "%s: %s takes %s's share",
+                    h->name, ep, kp))
+        goto end;
+    if (!TEST_CHECK(encapsulate_pq(sk, ep, ct, &ctlen, ss1, &l1) == 1 && ctlen == h->ct_len
+                        && l1 == h->ss_len,
+                    "%s: encapsulate by %s", h->name, ep))
+        goto end;
+    if (!TEST_CHECK(decapsulate_pq(ck, kp, ss2, &l2, ct, ctlen) == 1 && l2 == h->ss_len,
+                    "%s: decapsulate by %s", h->name, kp))
+        goto end;
+    if (!TEST_CHECK(test_bytes_eq("secret", ss2, ss1, h->ss_len),
+                    "%s: %s key, %s encaps: secrets differ",
+                    h->name, kp, ep))
+        goto end;
+    printf("ok   %s: %s key pair, %s encapsulation\n", h->name, kp, ep);
+end:
+    OPENSSL_free(pub);
+    EVP_PKEY_free(ck);
+    EVP_PKEY_free(sk);
+}
+
+static void test_interop_default(const hybrid *h)
+{
+    EVP_KEM *kem = EVP_KEM_fetch(lib, h->name, THEIRS);
+
+    ERR_clear_error();
+    if (kem == NULL) {
+        printf("--   %s: the default provider has no such KEM (OpenSSL %s)\n", h->name,
+               OpenSSL_version(OPENSSL_VERSION_STRING));
+        return;
+    }
+    EVP_KEM_free(kem);
+    cross(h, OURS, THEIRS);
+    cross(h, THEIRS, OURS);
 }
 
 int main(int argc, char **argv)
@@ -587,22 +750,21 @@ int main(int argc, char **argv)
     tls_env env;
     int i;
 
-    if (tls_env_init(&env, dir) != 0)
-        return 1;
+    printf("runtime %s\n", OpenSSL_version(OPENSSL_VERSION));
+    if (!TEST_CHECK(tls_env_init(&env, dir) == 0, "tls_env_init"))
+        return test_finish("hybrid_kem");
     lib = env.libctx;
-    test_small_order_table();
-    for (i = 0; i < 3; i++) {
+    make_x448_small();
+    test_small_order_table("X25519", &small_order[0][0], 7, 32);
+    test_small_order_table("X448", &x448_small[0][0], 5, 56);
+    for (i = 0; i < NHYBRIDS; i++) {
         test_roundtrip(&hybrids[i]);
         test_server_layout(&hybrids[i]);
         test_client_layout(&hybrids[i]);
         test_params(&hybrids[i]);
         test_rejections(&hybrids[i]);
+        test_interop_default(&hybrids[i]);
     }
     tls_env_free(&env);
-    if (failures) {
-        fprintf(stderr, "FAIL: %d failure(s)\n", failures);
-        return 1;
-    }
-    printf("PASS\n");
-    return 0;
+    return test_finish("hybrid_kem");
 }

@@ -6,7 +6,9 @@
 #      six names still accepted by libssl;
 #   2. test_tls_inproc under 3.5: every group, with the default property
 #      query and with "?provider=mlkem" (libssl then fetches our keymgmt and
-#      KEM for the built-in groups);
+#      KEM for the built-in groups); test_hybrid_kem under 3.5: our four
+#      hybrids (X448MLKEM1024 included) against the default provider's, a
+#      key pair of either and the other's encapsulation;
 #   3. 3.5 s_client with our provider loaded (plain, and preferring ours)
 #      against a plain 3.5 s_server, and the reverse, every group:
 #      "Negotiated TLS1.3 group: <g>";
@@ -36,6 +38,17 @@ run35 "3.5: in-process handshakes, every group (built-in fetch)" \
     "$MLKEM_TLS_INPROC" "$MLKEM_PROVIDER_DIR"
 run35 "3.5: in-process handshakes, every group (?provider=mlkem)" \
     "$MLKEM_TLS_INPROC" "$MLKEM_PROVIDER_DIR" prefer-ours
+if [ -n "${MLKEM_TLS_HYBRID:-}" ]; then
+    run35 "3.5: hybrid KEMs against 3.5's own, both ways (X448MLKEM1024 too)" \
+        "$MLKEM_TLS_HYBRID" "$MLKEM_PROVIDER_DIR"
+    out=$(LD_LIBRARY_PATH="$O35_PREFIX/lib" timeout -k 2 120 "$MLKEM_TLS_HYBRID" \
+        "$MLKEM_PROVIDER_DIR" 2>&1 || true)
+    [ "$(grep -c 'provider=default encapsulation$\|provider=mlkem encapsulation$' <<<"$out")" = 8 ] \
+        && ok "3.5: 4 hybrids x 2 directions crossed with the built-in KEMs" \
+        || fail "3.5: the hybrid cross-checks did not all run"
+else
+    fail "MLKEM_TLS_HYBRID not set (test/tls/CMakeLists.txt)"
+fi
 
 # ---- 3. 3.5 command line with and without our provider ----------------------
 # args: label, group, server extra args (array name), client extra args

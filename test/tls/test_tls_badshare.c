@@ -166,14 +166,10 @@ static int mutate(buf *m, const group_layout *g, const char *kind)
     ch_map c;
     size_t i;
 
-    if (parse_ch(m, &c) != 0) {
-        test_fail("cannot parse the ClientHello");
+    if (!TEST_CHECK(parse_ch(m, &c) == 0, "cannot parse the ClientHello")
+        || !TEST_CHECK(get16(m->b + c.group_off) == g->id, "%s: key share for 0x%04X",
+                       g->name, get16(m->b + c.group_off)))
         return -1;
-    }
-    if (get16(m->b + c.group_off) != g->id) {
-        test_fail("%s: key share for 0x%04X", g->name, get16(m->b + c.group_off));
-        return -1;
-    }
     if (strcmp(kind, "none") == 0)
         return 0;
     if (strcmp(kind, "short") == 0 || strcmp(kind, "long") == 0) {
@@ -187,10 +183,8 @@ static int mutate(buf *m, const group_layout *g, const char *kind)
         return 0;
     }
     if (strcmp(kind, "point") == 0) {
-        if (g->ec_len == 0) {
-            test_fail("%s has no classical part", g->name);
+        if (!TEST_CHECK(g->ec_len != 0, "%s has no classical part", g->name))
             return -1;
-        }
         if (g->ec_len == 32)
             memset(m->b + c.key_off + g->ec_off, 0, 32);
         else
@@ -203,7 +197,7 @@ static int mutate(buf *m, const group_layout *g, const char *kind)
             put16(m->b + c.sg_off + i, UNKNOWN_GROUP);
         return 0;
     }
-    test_fail("unknown mutation %s", kind);
+    TEST_CHECK(0, "unknown mutation %s", kind);
     return -1;
 }
 
@@ -285,12 +279,12 @@ static int inproc_case(tls_env *env, SSL_CTX *sctx, const group_layout *g,
     BIO *rb = NULL, *wb = NULL;
     int r, alert, reason, ok = 0;
 
-    if (client_hello(env, g->name, &m) != 0)
+    if (!TEST_CHECK(client_hello(env, g->name, &m) == 0, "%s: ClientHello", g->name)
+        || mutate(&m, g, kind) != 0)
         return 0;
-    if (mutate(&m, g, kind) != 0)
-        return 0;
-    if ((srv = SSL_new(sctx)) == NULL || (rb = BIO_new(BIO_s_mem())) == NULL
-        || (wb = BIO_new(BIO_s_mem())) == NULL) {
+    if (!TEST_CHECK((srv = SSL_new(sctx)) != NULL && (rb = BIO_new(BIO_s_mem())) != NULL
+                        && (wb = BIO_new(BIO_s_mem())) != NULL,
+                    "%s/%s: server setup", g->name, kind)) {
         BIO_free(rb);
         BIO_free(wb);
         goto end;
@@ -305,23 +299,17 @@ static int inproc_case(tls_env *env, SSL_CTX *sctx, const group_layout *g,
     alert = first_alert(resp.b, resp.n);
     if (strcmp(kind, "none") == 0) {
         ERR_clear_error();
-        if (alert != -2) {
-            test_fail("%s/none: no ServerHello from an unmodified ClientHello", g->name);
-            goto end;
-        }
-        ok = 1;
+        ok = TEST_CHECK(alert == -2, "%s/none: no ServerHello from an unmodified ClientHello",
+                        g->name);
         goto end;
     }
     reason = expected_reason(g, kind);
-    if (r == 1 || SSL_get_error(srv, r) != SSL_ERROR_SSL) {
-        test_fail("%s/%s: server did not fail", g->name, kind);
-    } else if (alert != expected_alert(kind)) {
-        test_fail("%s/%s: alert %d, want %d", g->name, kind, alert, expected_alert(kind));
-    } else if (reason != 0 && !saw_reason(reason)) {
-        test_fail("%s/%s: our reason %d not in the error queue", g->name, kind, reason);
-    } else {
-        ok = 1;
-    }
+    ok = TEST_CHECK(r != 1 && SSL_get_error(srv, r) == SSL_ERROR_SSL,
+                    "%s/%s: server did not fail", g->name, kind)
+         && TEST_CHECK(alert == expected_alert(kind), "%s/%s: alert %d, want %d", g->name,
+                       kind, alert, expected_alert(kind))
+         && TEST_CHECK(reason == 0 || saw_reason(reason),
+                       "%s/%s: our reason %d not in the error queue", g->name, kind, reason);
 end:
     ERR_clear_error();
     SSL_free(srv);
@@ -345,32 +333,25 @@ static int normal_client(tls_env *env, SSL_CTX *sctx, const char *group)
     return ok;
 }
 
-static int run_inproc(tls_env *env)
+static void run_inproc(tls_env *env)
 {
     static const char *const kinds[] = {"none", "short", "long", "ek", "point", "group"};
-    int failures = 0, i;
+    int i;
     size_t k;
 
     for (i = 0; i < TLS_NGROUPS; i++) {
         const group_layout *g = &layouts[i];
         SSL_CTX *sctx = tls_server_ctx(env, NULL, g->name);
 
-        if (sctx == NULL) {
-            failures++;
+        if (!TEST_CHECK(sctx != NULL, "%s: server SSL_CTX", g->name))
             continue;
-        }
         for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
             if (strcmp(kinds[k], "point") == 0 && g->ec_len == 0)
                 continue; /* pure ML-KEM: no point */
-            if (!inproc_case(env, sctx, g, kinds[k])) {
-                failures++;
+            if (!inproc_case(env, sctx, g, kinds[k])
+                || !TEST_CHECK(normal_client(env, sctx, g->name),
+                               "%s: server SSL_CTX unusable after %s", g->name, kinds[k]))
                 continue;
-            }
-            if (!normal_client(env, sctx, g->name)) {
-                test_fail("%s: server SSL_CTX unusable after %s", g->name, kinds[k]);
-                failures++;
-                continue;
-            }
             printf("ok   %-19s %-6s -> %s, next client served\n", g->name, kinds[k],
                    strcmp(kinds[k], "none") == 0 ? "ServerHello"
                    : expected_alert(kinds[k]) == ALERT_HANDSHAKE_FAILURE
@@ -384,20 +365,16 @@ static int run_inproc(tls_env *env)
     {
         SSL_CTX *ctx = SSL_CTX_new_ex(env->libctx, NULL, TLS_client_method());
 
-        if (ctx == NULL || SSL_CTX_set1_groups_list(ctx, "NoSuchGroup") == 1) {
-            test_fail("SSL_CTX_set1_groups_list(NoSuchGroup) accepted");
-            failures++;
-        } else {
+        if (TEST_CHECK(ctx != NULL && SSL_CTX_set1_groups_list(ctx, "NoSuchGroup") != 1,
+                       "SSL_CTX_set1_groups_list(NoSuchGroup) accepted"))
             printf("ok   unknown group name rejected by SSL_CTX_set1_groups_list\n");
-        }
         ERR_clear_error();
         SSL_CTX_free(ctx);
     }
-    return failures;
 }
 
-static int run_connect(tls_env *env, int port, const char *group, const char *kind,
-                       int want_alert)
+static void run_connect(tls_env *env, int port, const char *group, const char *kind,
+                        int want_alert)
 {
     const group_layout *g = NULL;
     struct sockaddr_in sa;
@@ -409,12 +386,10 @@ static int run_connect(tls_env *env, int port, const char *group, const char *ki
     for (i = 0; i < TLS_NGROUPS; i++)
         if (strcmp(layouts[i].name, group) == 0)
             g = &layouts[i];
-    if (g == NULL) {
-        test_fail("unknown group %s", group);
-        return 1;
-    }
-    if (client_hello(env, group, &m) != 0 || mutate(&m, g, kind) != 0)
-        return 1;
+    if (!TEST_CHECK(g != NULL, "unknown group %s", group)
+        || !TEST_CHECK(client_hello(env, group, &m) == 0, "%s: ClientHello", group)
+        || mutate(&m, g, kind) != 0)
+        return;
     memset(&sa, 0, sizeof(sa));
     sa.sin_family = AF_INET;
     sa.sin_port = htons((uint16_t)port);
@@ -423,8 +398,10 @@ static int run_connect(tls_env *env, int port, const char *group, const char *ki
         || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) != 0
         || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0
         || write(fd, m.b, m.n) != (ssize_t)m.n) {
-        test_fail("connect/send to 127.0.0.1:%d: %s", port, strerror(errno));
-        return 1;
+        TEST_CHECK(0, "connect/send to 127.0.0.1:%d: %s", port, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return;
     }
     resp.n = 0;
     while (resp.n < 7 && (r = read(fd, resp.b + resp.n, sizeof(resp.b) - resp.n)) > 0)
@@ -432,26 +409,21 @@ static int run_connect(tls_env *env, int port, const char *group, const char *ki
     close(fd);
     alert = first_alert(resp.b, resp.n);
     printf("%s/%s: %s %d\n", group, kind, alert == -2 ? "ServerHello" : "alert", alert);
-    return alert == want_alert ? 0 : 1;
+    TEST_CHECK(alert == want_alert, "%s/%s: alert %d, want %d", group, kind, alert,
+               want_alert);
 }
 
 int main(int argc, char **argv)
 {
     const char *dir = tls_provider_dir(argc, argv);
     tls_env env;
-    int failures;
 
-    if (tls_env_init(&env, dir) != 0)
-        return 1;
+    if (!TEST_CHECK(tls_env_init(&env, dir) == 0, "tls_env_init"))
+        return test_finish("tls_badshare");
     if (argc == 7 && strcmp(argv[2], "--connect") == 0)
-        failures = run_connect(&env, atoi(argv[3]), argv[4], argv[5], atoi(argv[6]));
+        run_connect(&env, atoi(argv[3]), argv[4], argv[5], atoi(argv[6]));
     else
-        failures = run_inproc(&env);
+        run_inproc(&env);
     tls_env_free(&env);
-    if (failures) {
-        fprintf(stderr, "FAIL: %d failure(s)\n", failures);
-        return 1;
-    }
-    printf("PASS\n");
-    return 0;
+    return test_finish("tls_badshare");
 }

@@ -27,8 +27,6 @@
 #include "test/common/test_util.h"
 #include "test/tls/tls_common.h"
 
-static int failures;
-
 /* One handshake: client offers cgroups, server accepts sgroups; both must
  * agree on `want` (name; id 0 = do not check the codepoint). */
 static void handshake(tls_env *env, const char *propq, const char *cgroups,
@@ -41,41 +39,34 @@ static void handshake(tls_env *env, const char *propq, const char *cgroups,
     char buf[16];
     int ok = 0;
 
-    if (cctx == NULL || sctx == NULL || tls_pair_new(&p, cctx, sctx) != 0) {
-        test_fail("%s: setup", want);
-        failures++;
+    if (!TEST_CHECK(cctx != NULL && sctx != NULL && tls_pair_new(&p, cctx, sctx) == 0,
+                    "%s: setup", want))
         goto end;
-    }
-    if (!tls_pair_handshake(&p)) {
-        test_fail("client [%s] / server [%s]: handshake failed", cgroups, sgroups);
-        tls_print_errors("handshake");
-        failures++;
+    if (!TEST_CHECK(tls_pair_handshake(&p), "client [%s] / server [%s]: handshake failed",
+                    cgroups, sgroups)) {
         tls_pair_free(&p);
         goto end;
     }
     cg = tls_negotiated_group(p.client);
     sg = tls_negotiated_group(p.server);
-    if (strcmp(cg, want) != 0 || strcmp(sg, want) != 0) {
-        test_fail("client [%s] / server [%s]: negotiated %s / %s, want %s", cgroups,
-                  sgroups, cg, sg, want);
-    } else if (want_id != 0
-               && ((SSL_get_negotiated_group(p.client) & 0xFFFF) != (int)want_id
-                   || (SSL_get_negotiated_group(p.server) & 0xFFFF) != (int)want_id)) {
-        test_fail("%s: codepoint 0x%04X / 0x%04X, want 0x%04X", want,
-                  (unsigned)(SSL_get_negotiated_group(p.client) & 0xFFFF),
-                  (unsigned)(SSL_get_negotiated_group(p.server) & 0xFFFF), want_id);
-    } else if (SSL_write(p.client, "ping", 4) != 4 || SSL_read(p.server, buf, 16) != 4
-               || memcmp(buf, "ping", 4) != 0 || SSL_write(p.server, "pong", 4) != 4
-               || SSL_read(p.client, buf, 16) != 4 || memcmp(buf, "pong", 4) != 0) {
-        test_fail("%s: application data did not flow", want);
-        tls_print_errors("data");
-    } else {
-        ok = 1;
-    }
+    ok = TEST_CHECK(strcmp(cg, want) == 0 && strcmp(sg, want) == 0,
+                    "client [%s] / server [%s]: negotiated %s / %s, want %s", cgroups,
+                    sgroups, cg, sg, want)
+         && TEST_CHECK(want_id == 0
+                           || ((SSL_get_negotiated_group(p.client) & 0xFFFF) == (int)want_id
+                               && (SSL_get_negotiated_group(p.server) & 0xFFFF)
+                                      == (int)want_id),
+                       "%s: codepoint 0x%04X / 0x%04X, want 0x%04X", want,
+                       (unsigned)(SSL_get_negotiated_group(p.client) & 0xFFFF),
+                       (unsigned)(SSL_get_negotiated_group(p.server) & 0xFFFF), want_id)
+         && TEST_CHECK(SSL_write(p.client, "ping", 4) == 4 && SSL_read(p.server, buf, 16) == 4
+                           && memcmp(buf, "ping", 4) == 0
+                           && SSL_write(p.server, "pong", 4) == 4
+                           && SSL_read(p.client, buf, 16) == 4
+                           && memcmp(buf, "pong", 4) == 0,
+                       "%s: application data did not flow", want);
     if (ok)
         printf("ok   client [%s] server [%s] -> %s\n", cgroups, sgroups, want);
-    else
-        failures++;
     tls_pair_free(&p);
 end:
     SSL_CTX_free(cctx);
@@ -93,8 +84,8 @@ int main(int argc, char **argv)
 
     printf("runtime %s, property query %s\n", OpenSSL_version(OPENSSL_VERSION),
            propq != NULL ? propq : "(none)");
-    if (tls_env_init(&env, dir) != 0)
-        return 1;
+    if (!TEST_CHECK(tls_env_init(&env, dir) == 0, "tls_env_init"))
+        return test_finish("tls_inproc");
 
     if (prefer_ours) {
         /* What libssl will fetch for each group's algorithm under this
@@ -108,10 +99,8 @@ int main(int argc, char **argv)
                                  ? OSSL_PROVIDER_get0_name(EVP_KEYMGMT_get0_provider(km))
                                  : "(none)";
 
-            if (strcmp(pn, "mlkem") != 0) {
-                test_fail("%s fetched from %s, want mlkem", algs[i], pn);
-                failures++;
-            }
+            TEST_CHECK(strcmp(pn, "mlkem") == 0, "%s fetched from %s, want mlkem", algs[i],
+                       pn);
             EVP_KEYMGMT_free(km);
         }
     }
@@ -130,10 +119,5 @@ int main(int argc, char **argv)
     handshake(&env, propq, "x25519", "x25519", "x25519", 0);
 
     tls_env_free(&env);
-    if (failures) {
-        fprintf(stderr, "FAIL: %d failure(s)\n", failures);
-        return 1;
-    }
-    printf("PASS\n");
-    return 0;
+    return test_finish("tls_inproc");
 }
