@@ -12,7 +12,6 @@
  *   [OSSL35] OpenSSL 3.5 ml_kem_codecs.c / encode_key2any.c / encode_key2text.c:
  *            the layouts (codecs_der.h), the format names, and the text
  *            layout this file reproduces byte for byte.
- *   [NOTES]  /work/shared/notes/openssl.md §6 (layouts, sizes), §7 (knobs).
  *
  * Private key formats follow the provider configuration (prov.h):
  * ml-kem.output_formats is an ordered preference list (the first format the

@@ -15,8 +15,7 @@
  *              both SEQUENCE { seed OCTET STRING (SIZE (64)),
  *                              expandedKey OCTET STRING } }
  *   [OSSL35] OpenSSL 3.5 ml_kem_codecs.c: the same layouts, plus the
- *            "oqskeypair" (dk || ek), "bare-seed" and "bare-priv" forms
- *            (see /work/shared/notes/openssl.md §6).
+ *            "oqskeypair" (dk || ek), "bare-seed" and "bare-priv" forms.
  *
  * Everything here is byte work on public layout information: lengths and
  * tags are public, so branching on them is fine. Key bytes are copied or

@@ -7,7 +7,7 @@
  * 3.5.7's own encoder writes for that key in each of its six private key
  * formats (`openssl genpkey -pkeyopt hexseed:00..3f`, then `openssl pkey
  * -outform DER -provparam ml-kem.output_formats=<fmt>`), plus the prefixes
- * and lengths of /work/shared/notes/openssl.md §6. Then the reader: every
+ * and lengths of each layout (codecs_der.h). Then the reader: every
  * form parses back to the same pointers, every truncation, a trailing
  * byte, wrong OIDs, parameters, versions, tags and lengths are rejected
  * with the expected reason (or classified as "not mine").

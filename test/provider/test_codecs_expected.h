@@ -9,8 +9,8 @@
  *   openssl pkey -in k.pem -text -noout | sha256sum        (text_priv_seed)
  *   openssl pkey -in k.pem -text_pub -noout | sha256sum    (text_pub)
  *   openssl pkey -inform DER -in priv-only.der -text -noout (text_priv_noseed)
- * Lengths agree with /work/shared/notes/openssl.md §1 and §6.
- * KAT shared secrets (notes §2): seed 00..3f, ikme = 40 41 .. 5f.
+ * Lengths agree with FIPS 203 Table 3 and the layouts of codecs_der.h.
+ * KAT shared secrets: seed 00..3f, ikme = 40 41 .. 5f.
  */
 #ifndef MLKEM_TEST_CODECS_EXPECTED_H
 #define MLKEM_TEST_CODECS_EXPECTED_H

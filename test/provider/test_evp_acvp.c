@@ -177,8 +177,9 @@ void evp_suite_acvp(evp_env *e)
     snprintf(acvp, sizeof(acvp), "%s/acvp", dir != NULL ? dir : "");
     if (dir == NULL || *dir == '\0' || stat(acvp, &st) != 0
         || !S_ISDIR(st.st_mode)) {
-        evp_skip_reason = "ACVP vectors not found (set MLKEM_VECTORS_DIR to "
-                          "the shared vectors directory with acvp/)";
+        evp_skip_reason = "ACVP vectors not found (MLKEM_VECTORS_DIR must "
+                          "name a directory with acvp/; the build unpacks "
+                          "test/vectors/data there)";
         return;
     }
     run_file(e, dir, "ML-KEM-keyGen-FIPS203", &kg);
