@@ -632,6 +632,18 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
                                                (v >> 4) & 0xFF);
     }
 
+    /* A core of another major release (this 3.x-built module in OpenSSL
+     * 4.0, whose libcrypto.so.4 versions every symbol OPENSSL_4.0.0, so our
+     * OPENSSL_3.0.0 references bind to a libcrypto.so.3 that only we use).
+     * That library would clean up in its atexit handler, and the host's
+     * cleanup runs later, from a destructor (4.0 NEWS), and calls our
+     * teardown, which would then free the child library context below in
+     * a finished library: a crash at every exit. So ours never cleans up;
+     * the option counts because this is that library's first
+     * initialisation (docs/openssl-versions.md). */
+    if ((ctx->ossl_version >> 28) != (OpenSSL_version_num() >> 28))
+        OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+
     read_config(handle, ctx);
     if (!create_oids(handle))
         goto err;
