@@ -163,7 +163,7 @@ function(mlkem_peer_missing_test name tag prefix)
   cmake_parse_arguments(T "" "" "LABELS" ${ARGN})
   string(REGEX REPLACE "^([0-9])([0-9]+)$" "\\1.\\2" release "${tag}")
   mlkem_add_test(${name}
-    COMMAND sh -c "echo 'SKIP: OpenSSL ${release} peer not found at \"$1\" when CMake ran (scripts/openssl-peer.sh ${release} builds it; export MLKEM_OPENSSL${tag}_PREFIX and configure again)'; exit 77"
+    COMMAND sh -c "echo \"SKIP: OpenSSL ${release} peer not found at '$1' when CMake ran (build it with scripts/openssl-peer.sh ${release}, export MLKEM_OPENSSL${tag}_PREFIX, configure again)\" && exit 77"
             sh "${prefix}"
     LABELS ${T_LABELS})
 endfunction()
