@@ -12,6 +12,8 @@
  *   [OSSL35] OpenSSL 3.5 ml_kem_codecs.c / encode_key2any.c / encode_key2text.c:
  *            the layouts (codecs_der.h), the format names, and the text
  *            layout this file reproduces byte for byte.
+ *   [OSSL40] OpenSSL 4.0 NEWS.md: hex dumps in text output are 16 bytes a
+ *            line (3.x: 15); the same otherwise.
  *
  * Private key formats follow the provider configuration (prov.h):
  * ml-kem.output_formats is an ordered preference list (the first format the
@@ -430,18 +432,20 @@ end:
     return ok;
 }
 
-/* `label:` then the bytes as lowercase hex, 15 per line, indented by four
- * spaces, joined by ':' (OpenSSL's print_labeled_buf layout). */
-static int print_hex(BIO *out, const char *label, const uint8_t *b, size_t n)
+/* `label:` then the bytes as lowercase hex, `per_line` per line, indented
+ * by four spaces, joined by ':' (OpenSSL's print_labeled_buf layout). */
+static int print_hex(BIO *out, const char *label, const uint8_t *b, size_t n,
+                     size_t per_line)
 {
     if (BIO_printf(out, "%s:\n", label) <= 0)
         return 0;
     for (size_t i = 0; i < n; i++) {
-        if (i % 15 == 0 && BIO_printf(out, "    ") <= 0)
+        if (i % per_line == 0 && BIO_printf(out, "    ") <= 0)
             return 0;
         if (BIO_printf(out, "%02x%s", b[i], i + 1 == n ? "" : ":") <= 0)
             return 0;
-        if ((i % 15 == 14 || i + 1 == n) && BIO_printf(out, "\n") <= 0)
+        if ((i % per_line == per_line - 1 || i + 1 == n)
+            && BIO_printf(out, "\n") <= 0)
             return 0;
     }
     return 1;
@@ -458,6 +462,11 @@ static int encode_text(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
     int ok = 0;
     int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0
                && (key->flags & MLKEM_KEY_HAS_PRIV) != 0;
+    /* The running release's width, so that `openssl pkey -text` prints the
+     * same whichever provider holds the key: 15 bytes a line up to 3.6, 16
+     * from 4.0 on ([OSSL40] NEWS: "Standardized the width of hexadecimal
+     * dumps"). */
+    size_t w = ctx->provctx->ossl_version >= MLKEM_OSSL_VERSION(4, 0, 0) ? 16 : 15;
 
     if ((key->flags & MLKEM_KEY_HAS_PUB) == 0) {
         MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
@@ -472,13 +481,13 @@ static int encode_text(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
         }
         if (BIO_printf(out, "%s Private-Key:\n", p->name) <= 0
             || ((key->flags & MLKEM_KEY_HAS_SEED) != 0
-                && !print_hex(out, "seed", key->seed, MLKEM_SEED_BYTES))
-            || !print_hex(out, "dk", dk, p->dk_bytes))
+                && !print_hex(out, "seed", key->seed, MLKEM_SEED_BYTES, w))
+            || !print_hex(out, "dk", dk, p->dk_bytes, w))
             goto end;
     } else if (BIO_printf(out, "%s Public-Key:\n", p->name) <= 0) {
         goto end;
     }
-    ok = print_hex(out, "ek", key->ek, p->ek_bytes);
+    ok = print_hex(out, "ek", key->ek, p->ek_bytes, w);
 end:
     if (dk != NULL)
         OPENSSL_secure_clear_free(dk, p->dk_bytes);
@@ -664,7 +673,7 @@ static int load_private(MLKEM_KEY *k, const mlkem_der_priv *d)
  * which discards it (see above); MLKEM_TRACE=1 shows it there. */
 static void trace_rejected(const mlkem_decoded *d)
 {
-    const char *r = ERR_reason_error_string(ERR_peek_last_error());
+    const char *r = mlkem_prov_reason_string(mlkem_prov_last_reason());
 
     codec_trace("decode %s %s rejected: %s", d->params->name,
                 structure_names[d->st], r != NULL ? r : "(no reason)");

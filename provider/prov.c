@@ -90,7 +90,12 @@
  * that number; the core (3.0 to 4.0 core_vset_error) passes a reason whose
  * library field is set to ERR_vset_error unchanged. The provider serves no
  * reason strings, so loading and unloading its instances never touches
- * OpenSSL's string table.
+ * OpenSSL's string table. The exception is a core of another major release
+ * (a 3.x-built mlkem.so in OpenSSL 4.0): the module's libcrypto.so.3 is then
+ * not the host's, so a number taken and strings loaded there mean nothing
+ * to the host; such an instance raises plain reasons, packed by the core
+ * with the instance's own number, and serves its strings to the core, as
+ * providers usually do (with the aliasing limit below).
  *
  * What remains OpenSSL's limit: the core still hands each provider object
  * its own number, so other providers' numbers wrap around past 255 too.
@@ -105,33 +110,46 @@
 static CRYPTO_ONCE err_once = CRYPTO_ONCE_STATIC_INIT;
 static atomic_int err_lib; /* 0 until err_init ran (or if it failed) */
 
-/* Reason strings; ERR_load_strings() adds the library number to each code
- * in place, hence not const. The first entry names the library. */
+/* The reason strings, listed once; expanded for ERR_load_strings() (which
+ * adds the library number to each code in place, hence not const; the
+ * first entry names the library) and for the core's get_reason_strings. */
+#define MLKEM_REASONS(X)                                                      \
+    X(MLKEM_R_EK_NOT_REDUCED, "encapsulation key not reduced mod q")          \
+    X(MLKEM_R_DK_HASH_MISMATCH, "decapsulation key hash check failed")        \
+    X(MLKEM_R_DK_NOT_REDUCED, "decapsulation key not reduced mod q")          \
+    X(MLKEM_R_BAD_KEY_LENGTH, "invalid key length")                           \
+    X(MLKEM_R_BAD_CIPHERTEXT_LENGTH, "invalid ciphertext length")             \
+    X(MLKEM_R_BAD_SEED_LENGTH, "invalid seed length")                         \
+    X(MLKEM_R_SEED_KEY_MISMATCH, "seed does not match private key")           \
+    X(MLKEM_R_PCT_FAILED, "pairwise consistency test failed")                 \
+    X(MLKEM_R_MISSING_KEY, "missing key")                                     \
+    X(MLKEM_R_KEY_NOT_EMPTY, "key already set")                               \
+    X(MLKEM_R_BAD_IKME_LENGTH, "invalid ikme length")                         \
+    X(MLKEM_R_OUTPUT_TOO_SMALL, "output buffer too small")                    \
+    X(MLKEM_R_RANDOM_FAILED, "random generation failed")                      \
+    X(MLKEM_R_BAD_ENCODING, "invalid key encoding")                           \
+    X(MLKEM_R_WRONG_ALGORITHM, "wrong algorithm identifier")                  \
+    X(MLKEM_R_BAD_FORMAT_NAME, "unknown key format name")                     \
+    X(MLKEM_R_BAD_PARAMETER, "invalid parameter")                             \
+    X(MLKEM_R_BAD_POINT, "invalid elliptic curve point")                      \
+    X(MLKEM_R_ZERO_SHARED_SECRET, "all-zero X25519 or X448 shared secret")    \
+    X(MLKEM_R_CLASSICAL_FAILED, "classical key exchange failed")              \
+    X(MLKEM_R_WRONG_KEY_TYPE, "key of the wrong type")                        \
+    X(MLKEM_R_OBJ_CREATE_FAILED, "cannot create object identifier")           \
+    X(MLKEM_R_KEY_MISMATCH, "public key does not match private key")
+
+#define ERR_ROW(code, text) { (code), (text) },
 static ERR_STRING_DATA err_strings[] = {
     { 0, "mlkem" },
-    { MLKEM_R_EK_NOT_REDUCED, "encapsulation key not reduced mod q" },
-    { MLKEM_R_DK_HASH_MISMATCH, "decapsulation key hash check failed" },
-    { MLKEM_R_DK_NOT_REDUCED, "decapsulation key not reduced mod q" },
-    { MLKEM_R_BAD_KEY_LENGTH, "invalid key length" },
-    { MLKEM_R_BAD_CIPHERTEXT_LENGTH, "invalid ciphertext length" },
-    { MLKEM_R_BAD_SEED_LENGTH, "invalid seed length" },
-    { MLKEM_R_SEED_KEY_MISMATCH, "seed does not match private key" },
-    { MLKEM_R_PCT_FAILED, "pairwise consistency test failed" },
-    { MLKEM_R_MISSING_KEY, "missing key" },
-    { MLKEM_R_KEY_NOT_EMPTY, "key already set" },
-    { MLKEM_R_BAD_IKME_LENGTH, "invalid ikme length" },
-    { MLKEM_R_OUTPUT_TOO_SMALL, "output buffer too small" },
-    { MLKEM_R_RANDOM_FAILED, "random generation failed" },
-    { MLKEM_R_BAD_ENCODING, "invalid key encoding" },
-    { MLKEM_R_WRONG_ALGORITHM, "wrong algorithm identifier" },
-    { MLKEM_R_BAD_FORMAT_NAME, "unknown key format name" },
-    { MLKEM_R_BAD_PARAMETER, "invalid parameter" },
-    { MLKEM_R_BAD_POINT, "invalid elliptic curve point" },
-    { MLKEM_R_ZERO_SHARED_SECRET, "all-zero X25519 or X448 shared secret" },
-    { MLKEM_R_CLASSICAL_FAILED, "classical key exchange failed" },
-    { MLKEM_R_WRONG_KEY_TYPE, "key of the wrong type" },
-    { MLKEM_R_OBJ_CREATE_FAILED, "cannot create object identifier" },
-    { MLKEM_R_KEY_MISMATCH, "public key does not match private key" },
+    MLKEM_REASONS(ERR_ROW)
+    { 0, NULL }
+};
+
+/* For a core of another major release only (see OSSL_provider_init): the
+ * core loads these under the instance's own library number. */
+#define ITEM_ROW(code, text) { (code), (void *)(text) },
+static const OSSL_ITEM reason_items[] = {
+    MLKEM_REASONS(ITEM_ROW)
     { 0, NULL }
 };
 
@@ -155,6 +173,25 @@ static void err_init(void)
     atomic_store(&err_lib, lib);
 }
 
+/* The reason this thread raised last, for MLKEM_TRACE lines: the error
+ * queue cannot be read back from here when the host's libcrypto is not
+ * ours (a 3.x-built module in OpenSSL 4.0). */
+static _Thread_local int last_reason;
+
+int mlkem_prov_last_reason(void)
+{
+    return last_reason;
+}
+
+const char *mlkem_prov_reason_string(int reason)
+{
+    /* ERR_load_strings packs each code with the library in place. */
+    for (const ERR_STRING_DATA *e = err_strings + 1; e->string != NULL; e++)
+        if (ERR_GET_REASON(e->error) == reason)
+            return e->string;
+    return NULL;
+}
+
 void mlkem_prov_err(const MLKEM_PROV_CTX *ctx, const char *file, int line,
                     const char *func, int reason, const char *fmt, ...)
 {
@@ -163,6 +200,7 @@ void mlkem_prov_err(const MLKEM_PROV_CTX *ctx, const char *file, int line,
     uint32_t code = lib != 0 ? (uint32_t)ERR_PACK(lib, 0, reason)
                              : (uint32_t)reason;
 
+    last_reason = reason;
     va_start(ap, fmt);
     if (ctx != NULL && ctx->core_new_error != NULL
         && ctx->core_set_error_debug != NULL && ctx->core_vset_error != NULL) {
@@ -362,14 +400,35 @@ static void mlkem_prov_teardown(void *vctx)
     OPENSSL_free(ctx);
 }
 
+/* Reason strings are served to the core only by an instance whose host
+ * libcrypto is not this module's (err_lib 0, see "Errors" above): a table
+ * with get_reason_strings makes the core load, and at unload delete, the
+ * library name under the instance's own number, which may alias mlkem's
+ * process-wide one. */
+static const OSSL_ITEM *mlkem_prov_reasons(void *provctx)
+{
+    (void)provctx;
+    return reason_items;
+}
+
+#define MLKEM_PROV_DISPATCH_COMMON                                            \
+    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))mlkem_prov_teardown },     \
+    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS,                                     \
+      (void (*)(void))mlkem_prov_gettable_params },                           \
+    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))mlkem_prov_get_params }, \
+    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))mlkem_prov_query }, \
+    { OSSL_FUNC_PROVIDER_GET_CAPABILITIES,                                    \
+      (void (*)(void))mlkem_prov_get_capabilities }
+
 static const OSSL_DISPATCH mlkem_prov_dispatch[] = {
-    { OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))mlkem_prov_teardown },
-    { OSSL_FUNC_PROVIDER_GETTABLE_PARAMS,
-      (void (*)(void))mlkem_prov_gettable_params },
-    { OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))mlkem_prov_get_params },
-    { OSSL_FUNC_PROVIDER_QUERY_OPERATION, (void (*)(void))mlkem_prov_query },
-    { OSSL_FUNC_PROVIDER_GET_CAPABILITIES,
-      (void (*)(void))mlkem_prov_get_capabilities },
+    MLKEM_PROV_DISPATCH_COMMON,
+    { 0, NULL }
+};
+
+static const OSSL_DISPATCH mlkem_prov_dispatch_reasons[] = {
+    MLKEM_PROV_DISPATCH_COMMON,
+    { OSSL_FUNC_PROVIDER_GET_REASON_STRINGS,
+      (void (*)(void))mlkem_prov_reasons },
     { 0, NULL }
 };
 
@@ -893,6 +952,24 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
                                                (v >> 20) & 0xFF,
                                                (v >> 4) & 0xFF);
     }
+    /* A core of another major release (this 3.x-built module in OpenSSL
+     * 4.0, whose libcrypto.so.4 versions every symbol OPENSSL_4.0.0, so our
+     * OPENSSL_3.0.0 references bind to a libcrypto.so.3 that only we use).
+     * That library would clean up in its atexit handler, and the host's
+     * cleanup runs later, from a destructor (4.0 NEWS), and calls our
+     * teardown, which would then free the child library context below in
+     * a finished library: a crash at every exit. So ours never cleans up;
+     * the option counts because this is that library's first
+     * initialisation (docs/openssl-versions.md). */
+    if ((ctx->ossl_version >> 28) != (OpenSSL_version_num() >> 28)) {
+        OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+        /* Our library number and strings live in that other libcrypto, which
+         * the host's error queue never reads: raise unpacked reasons, which
+         * the core packs with this instance's number, and serve the strings
+         * to the core (mlkem_prov_reasons). */
+        ctx->err_lib = 0;
+    }
+
     read_config(get_params, handle, ctx);
     /* "mlkem 0.1.0 (FIPS 203 final; backend avx2; built with OpenSSL
      * 3.0.19; running on OpenSSL 3.5.7)", plus "; configuration error:
@@ -921,7 +998,8 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
         goto err;
     }
 
-    *out = mlkem_prov_dispatch;
+    *out = ctx->err_lib != 0 ? mlkem_prov_dispatch
+                             : mlkem_prov_dispatch_reasons;
     *provctx = ctx;
     return 1;
 

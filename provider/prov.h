@@ -192,6 +192,11 @@ void mlkem_prov_err(const MLKEM_PROV_CTX *ctx, const char *file, int line,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* The reason this thread raised last (0 if none) and the text of a reason
+ * (NULL if unknown): for trace lines, which cannot read the host's error
+ * queue back in every configuration. */
+int mlkem_prov_last_reason(void);
+const char *mlkem_prov_reason_string(int reason);
 #define MLKEM_RAISE(ctx, reason)                                               \
     mlkem_prov_err((ctx), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (reason),  \
                    NULL)

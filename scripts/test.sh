@@ -15,6 +15,11 @@ scripts/deps.sh
 prefix=$(scripts/openssl35.sh | tail -n 1)
 echo "test.sh: OpenSSL 3.5 peer at $prefix"
 export MLKEM_OPENSSL35_PREFIX="$prefix"
+# The OpenSSL 4.0 peer too (libcrypto.so.4; the *_40 / *40 tests are built
+# against it); if it cannot be built, the run stops here.
+prefix40=$(scripts/openssl-peer.sh 4.0 | tail -n 1)
+echo "test.sh: OpenSSL 4.0 peer at $prefix40"
+export MLKEM_OPENSSL40_PREFIX="$prefix40"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# cli_interop.sh: our provider against OpenSSL 3.5's own ML-KEM, through the
-# OpenSSL 3.5 command line, each side in its own invocation.
+# cli_interop.sh: our provider against the own ML-KEM of OpenSSL 3.5 (or of
+# another peer release, MLKEM_PEER), through that release's command line,
+# each side in its own invocation.
 #
 # Usage: cli_interop.sh <dir of mlkem.so> [<path of examples' mlkem_evp>]
-# Env:   MLKEM_OPENSSL35_PREFIX (default /var/cache/mlkem/openssl-3.5);
-#        skipped (77) when $MLKEM_OPENSSL35_PREFIX/bin/openssl is missing.
+# Env:   MLKEM_PEER (3.5 by default; 4.0 for provider_cli_interop_40);
+#        MLKEM_OPENSSL35_PREFIX (default /var/cache/mlkem/openssl-3.5) or,
+#        for another peer, MLKEM_OPENSSL<40>_PREFIX; skipped (77) when that
+#        prefix has no bin/openssl. The example program must be built for
+#        the peer's libcrypto (mlkem_evp_40 for 4.0's libcrypto.so.4).
 #
 #   OURS   = -provider-path DIR -provider mlkem -provider default
 #            -propquery '?provider=mlkem'    (our provider preferred)
-#   THEIRS = no provider options             (3.5's default provider only)
+#   THEIRS = no provider options             (the peer's default provider)
 #   EXCL   = -provider-path DIR -provider mlkem -provider base
 #            (base has no ML-KEM key management and no KEM: anything ML-KEM
 #             that works here was done by our provider)
@@ -22,8 +26,8 @@
 #   3. genpkey -pkeyopt hexseed: ours and theirs byte-identical (private
 #      DER, public DER, text);
 #   4. each of the six private key forms written by one side is read by the
-#      other (3.5: -provparam ml-kem.output_formats; ours: openssl.cnf);
-#   5. the example program on 3.5 (it prefers our provider).
+#      other (the peer: -provparam ml-kem.output_formats; ours: openssl.cnf);
+#   5. the example program on the peer (it prefers our provider).
 # Which provider served each codec step is proven by our opt-in trace
 # (MLKEM_TRACE=1: "mlkem: decode ML-KEM-768 PrivateKeyInfo seed-priv");
 # THEIRS runs never load our module, and their stderr must be trace-free.
@@ -40,9 +44,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 DIR=${1:?usage: cli_interop.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
-P=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
-if [ ! -x "$P/bin/openssl" ]; then
-    echo "SKIP: OpenSSL 3.5 CLI not found at $P/bin/openssl (scripts/openssl35.sh builds it)"
+PEER=${MLKEM_PEER:-3.5}
+if [ "$PEER" = 3.5 ]; then
+    P=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
+else
+    pvar=MLKEM_OPENSSL${PEER/./}_PREFIX
+    P=${!pvar:-}
+fi
+if [ -z "$P" ] || [ ! -x "$P/bin/openssl" ]; then
+    echo "SKIP: OpenSSL $PEER CLI not found at ${P:-(prefix unset)}/bin/openssl (scripts/openssl-peer.sh $PEER builds it)"
     exit 77
 fi
 [ -f "$DIR/mlkem.so" ] || { echo "FAIL: no $DIR/mlkem.so"; exit 1; }
@@ -69,7 +79,7 @@ KAT[1024]=0ad8d1ea1b8dd788979b4379581218df9321bdce5567eca42ae6be7d395f1a54
 FAILS=0
 
 echo "openssl: $("$O35" version)"
-"$O35" version | grep -q '^OpenSSL 3\.[5-9]' || { echo "FAIL: $O35 is not 3.5+"; exit 1; }
+"$O35" version | grep -q "^OpenSSL ${PEER//./\\.}\\." || { echo "FAIL: $O35 is not $PEER"; exit 1; }
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 # ours / excl / theirs <tag> <openssl args...>: stderr (with trace) to <tag>.tr
 ours() { local t=$1; shift; MLKEM_TRACE=1 "$O35" "$@" "${OURS[@]}" 2>"$t.tr"; }
@@ -152,24 +162,24 @@ for B in 512 768 1024; do
     [ "$(hex ss5.bin)" = "${KAT[$B]}" ] || fail "$A: KAT secret $(hex ss5.bin)"
     theirs tkat pkeyutl -encap -inkey theirs-seedpub.der -pubin -pkeyopt hexikme:$IKME \
         -out ct6.bin -secret ss6.bin || fail "$A: their KAT encap"
-    cmp -s ct5.bin ct6.bin && cmp -s ss5.bin ss6.bin || fail "$A: KAT ciphertext/secret differ from 3.5's"
+    cmp -s ct5.bin ct6.bin && cmp -s ss5.bin ss6.bin || fail "$A: KAT ciphertext/secret differ from $PEER's"
 
     # 4. All six private key forms, both directions.
     for F in seed-priv seed-only priv-only oqskeypair bare-seed bare-priv; do
         theirs tf pkey -inform DER -in theirs-seed.der -outform DER -out t-$F.der \
-            -provparam ml-kem.output_formats=$F || fail "$A: 3.5 writes $F"
+            -provparam ml-kem.output_formats=$F || fail "$A: $PEER writes $F"
         ours rf pkey -inform DER -in t-$F.der -pubout -outform DER -out rt.der \
-            || fail "$A: we read 3.5's $F"
+            || fail "$A: we read $PEER's $F"
         expect_trace rf "decode $A PrivateKeyInfo $F"
-        cmp -s rt.der theirs-seedpub.der || fail "$A: 3.5's $F read as another key"
+        cmp -s rt.der theirs-seedpub.der || fail "$A: $PEER's $F read as another key"
         write_formats_cnf f.cnf "$DIR" "$F"
         OPENSSL_CONF=f.cnf MLKEM_TRACE=1 "$O35" pkey -inform DER -in ours-seed.der -outform DER \
             -out o-$F.der -propquery '?provider=mlkem' 2>of.tr || fail "$A: we write $F"
         expect_trace of "encode $A PrivateKeyInfo $F der"
-        cmp -s o-$F.der t-$F.der || fail "$A: our $F bytes differ from 3.5's"
+        cmp -s o-$F.der t-$F.der || fail "$A: our $F bytes differ from $PEER's"
         theirs tr pkey -inform DER -in o-$F.der -pubout -outform DER -out rt.der \
-            || fail "$A: 3.5 reads our $F"
-        cmp -s rt.der theirs-seedpub.der || fail "$A: our $F read by 3.5 as another key"
+            || fail "$A: $PEER reads our $F"
+        cmp -s rt.der theirs-seedpub.der || fail "$A: our $F read by $PEER as another key"
     done
 done
 
@@ -215,11 +225,11 @@ grep -q 'unsupported' tp.tr || { fail "3.5's own -pubin message changed:"; cat t
 grep -m1 ':mlkem:' rs.tr | sed 's/^/   3.5 says: /'
 
 if [ -n "$EVP" ]; then
-    echo "== example on 3.5"
-    "$EVP" --provider-path "$DIR" >demo.out || fail "example demo on 3.5"
-    grep -q '^providers: mlkem, default (OpenSSL 3\.[5-9]' demo.out || fail "demo: not on 3.5"
+    echo "== example on $PEER"
+    "$EVP" --provider-path "$DIR" >demo.out || fail "example demo on $PEER"
+    grep -q "^providers: mlkem, default (OpenSSL ${PEER//./\\.}\\." demo.out || fail "demo: not on $PEER"
     grep -q '^generated ML-KEM-768 key pair (provider mlkem' demo.out \
-        || fail "demo: our provider not preferred on 3.5"
+        || fail "demo: our provider not preferred on $PEER"
     grep -qx 'OK: both sides hold the same shared secret' demo.out || fail "demo: secrets"
 fi
 

@@ -242,6 +242,42 @@ static int queue_has_mlkem(void)
     return found;
 }
 
+/* 1 if txt is the text `openssl pkey -text` prints for key on the running
+ * release. Before 4.0: 3.5.7's bytes (sha35). OpenSSL 4.0 prints hex dumps
+ * 16 bytes a line instead of 15 (its NEWS.md), and so do we there: the text
+ * must then equal what 4.0's built-in ML-KEM prints for a default-provider
+ * copy of the same key. */
+static int text_is(OSSL_LIB_CTX *ctx, const unsigned char *txt, size_t len,
+                   const char *sha35, EVP_PKEY *key, int selection)
+{
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *pc = NULL;
+    EVP_PKEY *copy = NULL;
+    unsigned char *want = NULL;
+    size_t wlen = 0;
+    int same = 0;
+
+    if (txt == NULL)
+        return 0;
+    if (OpenSSL_version_num() < 0x40000000L)
+        return sha_is(txt, len, sha35);
+    if (EVP_PKEY_todata(key, EVP_PKEY_KEYPAIR, &params) <= 0
+        || (pc = EVP_PKEY_CTX_new_from_name(ctx, EVP_PKEY_get0_type_name(key),
+                                            "provider=default")) == NULL
+        || EVP_PKEY_fromdata_init(pc) <= 0
+        || EVP_PKEY_fromdata(pc, &copy, EVP_PKEY_KEYPAIR, params) <= 0
+        || strcmp(provider_of(copy), "default") != 0)
+        goto end;
+    want = encode(copy, selection, "TEXT", NULL, "provider=default", &wlen);
+    same = want != NULL && wlen == len && memcmp(want, txt, len) == 0;
+end:
+    OPENSSL_free(want);
+    EVP_PKEY_free(copy);
+    EVP_PKEY_CTX_free(pc);
+    OSSL_PARAM_free(params);
+    return same;
+}
+
 /* Encapsulate with ikme = 40..5f to pub; decapsulate with priv; both
  * secrets must equal the KAT value. */
 static int kat_roundtrip(OSSL_LIB_CTX *ctx, EVP_PKEY *pub, EVP_PKEY *priv,
@@ -399,8 +435,8 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
 
     /* Text, as `openssl pkey -text -noout` / `-text_pub` print it on 3.5. */
     txt = encode(key, EVP_PKEY_KEYPAIR, "TEXT", NULL, pq, &tlen);
-    TEST_CHECK(txt != NULL && sha_is(txt, tlen, x->text_priv_seed),
-          "private text identical to 3.5's");
+    TEST_CHECK(text_is(ctx, txt, tlen, x->text_priv_seed, key, EVP_PKEY_KEYPAIR),
+          "private text identical to 3.5's (4.0's on 4.0)");
     if (txt != NULL) {
         char first[32];
 
@@ -410,14 +446,15 @@ static void test_default(OSSL_LIB_CTX *ctx, const struct test_codecs_expected *x
     }
     OPENSSL_free(txt);
     txt = encode(key, EVP_PKEY_PUBLIC_KEY, "TEXT", NULL, pq, &tlen);
-    TEST_CHECK(txt != NULL && sha_is(txt, tlen, x->text_pub),
-          "public text identical to 3.5's");
+    TEST_CHECK(text_is(ctx, txt, tlen, x->text_pub, key, EVP_PKEY_PUBLIC_KEY),
+          "public text identical to 3.5's (4.0's on 4.0)");
     OPENSSL_free(txt);
     txt = NULL;
     bio = BIO_new(BIO_s_mem());
     TEST_CHECK(EVP_PKEY_print_public(bio, key, 0, NULL) > 0, "EVP_PKEY_print_public");
     memlen = BIO_get_mem_data(bio, &mem);
-    TEST_CHECK(memlen > 0 && sha_is((unsigned char *)mem, (size_t)memlen, x->text_pub),
+    TEST_CHECK(memlen > 0 && text_is(ctx, (unsigned char *)mem, (size_t)memlen,
+                                x->text_pub, key, EVP_PKEY_PUBLIC_KEY),
           "EVP_PKEY_print_public text");
     BIO_free(bio);
     bio = NULL;
@@ -543,8 +580,10 @@ static void test_input_formats(OSSL_LIB_CTX *dflt, OSSL_LIB_CTX *in_priv,
             unsigned char *txt = encode(kn, EVP_PKEY_KEYPAIR, "TEXT", NULL, pq,
                                         &tlen);
 
-            TEST_CHECK(txt != NULL && sha_is(txt, tlen, x->text_priv_noseed),
-                  "text of a key without seed identical to 3.5's");
+            TEST_CHECK(text_is(no_seed, txt, tlen, x->text_priv_noseed, kn,
+                          EVP_PKEY_KEYPAIR),
+                  "text of a key without seed identical to 3.5's (4.0's on "
+                  "4.0)");
             OPENSSL_free(txt);
         }
         EVP_PKEY_free(kn);

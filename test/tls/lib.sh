@@ -10,6 +10,10 @@
 # Environment (set by test/tls/CMakeLists.txt):
 #   MLKEM_PROVIDER_DIR      directory holding mlkem.so
 #   MLKEM_OPENSSL35_PREFIX  OpenSSL 3.5 peer (scripts/openssl35.sh)
+#   MLKEM_PEER              the 3.5+ peer release the tests run against:
+#                           3.5 (default) or 4.0 (the tls_*40 tests), whose
+#                           prefix is then MLKEM_OPENSSL40_PREFIX
+#                           (scripts/openssl-peer.sh 4.0)
 #   MLKEM_SOURCE_DIR        source tree (examples/tls/)
 #   MLKEM_TLS_BADSHARE, MLKEM_TLS_CAPS, MLKEM_TLS_INPROC   test binaries
 #   MLKEM_SANITIZE, MLKEM_SAN_PRELOAD  sanitizer builds (test/common/san.sh):
@@ -57,8 +61,16 @@ finish() {
 source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
 san_init "$TLS_TMP" || true
 O30=$(san_wrap "${MLKEM_OPENSSL30:-openssl}")
-O35_PREFIX=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
-# The OpenSSL 3.5 binary as it is run (a wrapper in sanitizer builds); give
+# The peer: PEER is its release, O35_PREFIX its prefix (the name is from
+# when 3.5 was the only one).
+PEER=${MLKEM_PEER:-3.5}
+if [ "$PEER" = 3.5 ]; then
+    O35_PREFIX=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
+else
+    _peer_var=MLKEM_OPENSSL${PEER/./}_PREFIX
+    O35_PREFIX=${!_peer_var:-}
+fi
+# The peer's binary as it is run (a wrapper in sanitizer builds); give
 # it LD_LIBRARY_PATH=$O35_PREFIX/lib, as o35 and the tests' O35BIN do.
 O35W=$(san_wrap "$O35_PREFIX/bin/openssl")
 EXAMPLES=${MLKEM_SOURCE_DIR:?MLKEM_SOURCE_DIR not set}/examples/tls
@@ -75,14 +87,15 @@ need_provider() {
     PROV=(-provider-path "$MLKEM_PROVIDER_DIR" -provider mlkem -provider default)
 }
 
+# The peer of release $PEER (3.5 unless MLKEM_PEER says otherwise).
 need_openssl35() {
-    [ -x "$O35_PREFIX/bin/openssl" ] &&
+    [ -n "$O35_PREFIX" ] && [ -x "$O35_PREFIX/bin/openssl" ] &&
         LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" version 2>/dev/null |
-        grep -q '^OpenSSL 3\.[5-9]' ||
-        skip "OpenSSL 3.5 peer not found at $O35_PREFIX (run scripts/openssl35.sh)"
+        grep -q "^OpenSSL ${PEER//./\\.}\\." ||
+        skip "OpenSSL $PEER peer not found at ${O35_PREFIX:-(prefix unset)} (run scripts/openssl-peer.sh $PEER)"
 }
 
-# The OpenSSL 3.5 command line.
+# The peer's command line.
 o35() { LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35W" "$@"; }
 
 # group name -> IANA codepoint (decimal, as -trace prints it)

@@ -15,6 +15,7 @@
 # against 3.0 configured by examples/tls/openssl-pq.cnf, both directions.
 # A completed handshake needs identical shared secrets on both sides, so
 # this is the byte-exactness check of the wire formats.
+# With MLKEM_PEER=4.0 (the tls_interop40 test) the peer is OpenSSL 4.0.
 source "$(dirname "$0")/lib.sh"
 need_provider
 need_openssl35
@@ -34,13 +35,13 @@ for g in "${GROUPS6[@]}"; do
         sname=$(awk '/ServerHello, Length=/ { sh = 1 }
             sh && /NamedGroup:/ { print $2, $3; exit }' "$TLS_TMP/a-$g.out")
         if got_page "$TLS_TMP/a-$g.cli" && [ "$cg" = "$id" ] && [ "$sname" = "$g ($id)" ]; then
-            ok "3.5 server <- 3.0+mlkem client: $g (3.5 trace: ServerHello NamedGroup $sname)"
+            ok "$PEER server <- 3.0+mlkem client: $g ($PEER trace: ServerHello NamedGroup $sname)"
         else
-            fail "3.5 server <- 3.0+mlkem client: $g: client saw $cg, 3.5 sent '$sname', want $g ($id)"
+            fail "$PEER server <- 3.0+mlkem client: $g: client saw $cg, $PEER sent '$sname', want $g ($id)"
             grep -i -E 'error|alert' "$TLS_TMP/a-$g.cli" | head -5 >&2
         fi
     else
-        fail "$g: 3.5 server did not start"
+        fail "$g: $PEER server did not start"
     fi
 
     # b. 3.0 + provider server, 3.5 client
@@ -52,10 +53,10 @@ for g in "${GROUPS6[@]}"; do
         sg=$(trace_group "$TLS_TMP/b-$g.out")
         if got_page "$TLS_TMP/b-$g.cli" &&
             grep -q "^Negotiated TLS1.3 group: $g\$" "$TLS_TMP/b-$g.cli" && [ "$sg" = "$id" ]; then
-            ok "3.0+mlkem server <- 3.5 client: $g (3.5 says \"Negotiated TLS1.3 group: $g\")"
+            ok "3.0+mlkem server <- $PEER client: $g ($PEER says \"Negotiated TLS1.3 group: $g\")"
         else
-            fail "3.0+mlkem server <- 3.5 client: $g: server group $sg," \
-                "3.5: $(grep 'Negotiated TLS1.3 group' "$TLS_TMP/b-$g.cli")"
+            fail "3.0+mlkem server <- $PEER client: $g: server group $sg," \
+                "$PEER: $(grep 'Negotiated TLS1.3 group' "$TLS_TMP/b-$g.cli")"
             grep -i -E 'error|alert' "$TLS_TMP/b-$g.cli" | head -5 >&2
         fi
     else
@@ -71,9 +72,9 @@ if start_server c-srv env OPENSSL_CONF="$EXAMPLES/openssl-pq.cnf" \
     wait_server "$SERVER_PID"
     if got_page "$TLS_TMP/c.cli" &&
         grep -q '^Negotiated TLS1.3 group: X25519MLKEM768$' "$TLS_TMP/c.cli"; then
-        ok "defaults: 3.5 client -> 3.0 server with openssl-pq.cnf: X25519MLKEM768"
+        ok "defaults: $PEER client -> 3.0 server with openssl-pq.cnf: X25519MLKEM768"
     else
-        fail "defaults, 3.5 client: $(grep 'Negotiated' "$TLS_TMP/c.cli")"
+        fail "defaults, $PEER client: $(grep 'Negotiated' "$TLS_TMP/c.cli")"
     fi
 else
     fail "openssl-pq.cnf server did not start"
@@ -86,12 +87,12 @@ if start_server d-srv "${O35BIN[@]}" s_server -accept 127.0.0.1:0 -naccept 1 \
     wait_server "$SERVER_PID"
     cg=$(trace_group "$TLS_TMP/d.cli")
     if got_page "$TLS_TMP/d.cli" && [ "$cg" = 4588 ]; then
-        ok "defaults: 3.0 client with openssl-pq.cnf -> 3.5 server: X25519MLKEM768"
+        ok "defaults: 3.0 client with openssl-pq.cnf -> $PEER server: X25519MLKEM768"
     else
         fail "defaults, 3.0 client: group $cg, want 4588"
     fi
 else
-    fail "3.5 default server did not start"
+    fail "$PEER default server did not start"
 fi
 
 finish

@@ -14,6 +14,8 @@
 #      "Negotiated TLS1.3 group: <g>";
 #   4. examples/tls/openssl-pq.cnf on 3.5, both ends, no flags:
 #      X25519MLKEM768.
+# With MLKEM_PEER=4.0 (the tls_on40 test) the same runs on OpenSSL 4.0,
+# with MLKEM_TLS_CAPS / MLKEM_TLS_INPROC built against its libssl.so.4.
 source "$(dirname "$0")/lib.sh"
 need_provider
 need_openssl35
@@ -25,18 +27,18 @@ run35() { # label, command...
     local label=$1 out
     shift
     if out=$(LD_LIBRARY_PATH="$O35_PREFIX/lib" timeout -k 2 120 "$@" 2>&1) &&
-        grep -q 'runtime OpenSSL 3\.[5-9]' <<<"$out"; then
+        grep -q "runtime OpenSSL ${PEER//./\\.}\\." <<<"$out"; then
         ok "$label"
     else
         fail "$label"
         echo "$out" | tail -15 >&2
     fi
 }
-run35 "3.5: no TLS-GROUP announced, six names known" \
+run35 "$PEER: no TLS-GROUP announced, six names known" \
     "$MLKEM_TLS_CAPS" "$MLKEM_PROVIDER_DIR"
-run35 "3.5: in-process handshakes, every group (built-in fetch)" \
+run35 "$PEER: in-process handshakes, every group (built-in fetch)" \
     "$MLKEM_TLS_INPROC" "$MLKEM_PROVIDER_DIR"
-run35 "3.5: in-process handshakes, every group (?provider=mlkem)" \
+run35 "$PEER: in-process handshakes, every group (?provider=mlkem)" \
     "$MLKEM_TLS_INPROC" "$MLKEM_PROVIDER_DIR" prefer-ours
 if [ -n "${MLKEM_TLS_HYBRID:-}" ]; then
     run35 "3.5: hybrid KEMs against 3.5's own, both ways (X448MLKEM1024 too)" \
@@ -65,9 +67,9 @@ pair35() {
     wait_server "$SERVER_PID"
     if got_page "$TLS_TMP/$label-$g.cli" &&
         grep -q "^Negotiated TLS1.3 group: $g\$" "$TLS_TMP/$label-$g.cli"; then
-        ok "3.5 $label: $g"
+        ok "$PEER $label: $g"
     else
-        fail "3.5 $label: $g: $(grep -E 'Negotiated|error' "$TLS_TMP/$label-$g.cli" | head -3)"
+        fail "$PEER $label: $g: $(grep -E 'Negotiated|error' "$TLS_TMP/$label-$g.cli" | head -3)"
     fi
 }
 # shellcheck disable=SC2034 # used through pair35's namerefs
@@ -92,12 +94,12 @@ if start_server cnf35 env OPENSSL_CONF="$EXAMPLES/openssl-pq.cnf" \
     wait_server "$SERVER_PID"
     if got_page "$TLS_TMP/cnf35.cli" &&
         grep -q '^Negotiated TLS1.3 group: X25519MLKEM768$' "$TLS_TMP/cnf35.cli"; then
-        ok "3.5 with openssl-pq.cnf on both ends: X25519MLKEM768"
+        ok "$PEER with openssl-pq.cnf on both ends: X25519MLKEM768"
     else
-        fail "3.5 with openssl-pq.cnf: $(grep -E 'Negotiated|error' "$TLS_TMP/cnf35.cli" | head -3)"
+        fail "$PEER with openssl-pq.cnf: $(grep -E 'Negotiated|error' "$TLS_TMP/cnf35.cli" | head -3)"
     fi
 else
-    fail "3.5 openssl-pq.cnf server did not start"
+    fail "$PEER openssl-pq.cnf server did not start"
 fi
 
 finish

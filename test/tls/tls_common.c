@@ -52,25 +52,30 @@ const char *tls_provider_dir(int argc, char **argv)
     return dir;
 }
 
+/* The name is built separately and set as subject and issuer: OpenSSL 4.0's
+ * X509_get_subject_name returns a const name that cannot be edited in
+ * place. */
 static X509 *self_signed(OSSL_LIB_CTX *libctx, EVP_PKEY *key)
 {
     X509 *x = X509_new_ex(libctx, NULL);
-    X509_NAME *name;
+    X509_NAME *name = X509_NAME_new();
 
-    if (x == NULL
+    if (x == NULL || name == NULL
         || !X509_set_version(x, X509_VERSION_3)
         || !ASN1_INTEGER_set(X509_get_serialNumber(x), 1)
         || X509_gmtime_adj(X509_getm_notBefore(x), -3600) == NULL
         || X509_gmtime_adj(X509_getm_notAfter(x), 86400) == NULL
         || !X509_set_pubkey(x, key)
-        || (name = X509_get_subject_name(x)) == NULL
         || !X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
                                        (const unsigned char *)"localhost", -1, -1, 0)
+        || !X509_set_subject_name(x, name)
         || !X509_set_issuer_name(x, name)
         || X509_sign(x, key, EVP_sha256()) <= 0) {
+        X509_NAME_free(name);
         X509_free(x);
         return NULL;
     }
+    X509_NAME_free(name);
     return x;
 }
 
