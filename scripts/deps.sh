@@ -32,7 +32,7 @@ if [[ ! -e $policy ]]; then
     $SUDO chmod 755 $policy
     made_policy=1
 fi
-cleanup() { [[ $made_policy -eq 1 ]] && $SUDO rm -f $policy; }
+cleanup() { if [[ $made_policy -eq 1 ]]; then $SUDO rm -f $policy; fi; }
 trap cleanup EXIT
 
 export DEBIAN_FRONTEND=noninteractive
