@@ -7,10 +7,19 @@
 #   benchmarks: g++ libbenchmark-dev
 #   tests:      openssl curl nginx (real TLS peers), gzip, valgrind,
 #               perl (OpenSSL 3.5 peer build), dpkg-dev (CPack's .deb)
+#   --aarch64:  also the aarch64-qemu preset's cross build and emulator
+#               (docs/aarch64.md): gcc/g++-aarch64-linux-gnu, qemu-user, and
+#               from Debian's multiarch arm64 (added with dpkg
+#               --add-architecture) libssl-dev:arm64 and libbenchmark-dev:arm64
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
       curl nginx gzip perl valgrind dpkg-dev ca-certificates)
+if [[ "${1:-}" == "--aarch64" ]]; then
+    native=$(dpkg --print-architecture)
+    pkgs+=("gcc-aarch64-linux-gnu:$native" "g++-aarch64-linux-gnu:$native"
+           "qemu-user:$native" libssl-dev:arm64 libbenchmark-dev:arm64)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -36,5 +45,9 @@ cleanup() { if [[ $made_policy -eq 1 ]]; then $SUDO rm -f $policy; fi; }
 trap cleanup EXIT
 
 export DEBIAN_FRONTEND=noninteractive
+if [[ "${missing[*]}" == *:arm64* ]] &&
+    ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $SUDO dpkg --add-architecture arm64
+fi
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
