@@ -311,6 +311,11 @@ static void check_encodings(const char *be, const struct mlkem_poly_kernels *k,
             pattern(a, 256, kind, 0, Q - 1, rng);
             a[0] = a[255] = Q - 1;
             pp->byte_encode_12(x, a);
+        } else if (kind >= 8) { /* one value exactly q (the §7.2 boundary),
+                                 * at a different position each time */
+            pattern(a, 256, 4, 0, Q - 1, rng);
+            a[(kind - 8) * 85] = Q;
+            pp->byte_encode_12(x, a);
         }
         const uint32_t vk = k->byte_decode_12(r1, x);
         const uint32_t vp = pp->byte_decode_12(r2, x);
