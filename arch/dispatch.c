@@ -239,7 +239,9 @@ static const struct mlkem_arch_backend backend_neon = {
  * functions of neon, the vector pair's rounds in EOR3 / RAX1 / XAR / BCAX,
  * and the single state in SHA3 instructions too (64 instructions a round
  * instead of the scalar ~100; on cores that run SHA3 instructions on every
- * vector pipe, such as Apple's, that is the faster single state). */
+ * vector pipe, such as Apple's, that is the faster single state; on cores
+ * with SHA3 on one pipe only the scalar f1600 may win: not yet measured,
+ * docs/aarch64.md). */
 static const struct mlkem_keccak_kernels keccak_neon_sha3 = {
     .name = "neon-sha3",
     .f1600 = mlkem_keccak_f1600_sha3,
