@@ -5,8 +5,11 @@
  * register state the OS saves on context switches; a backend is used only
  * when both hold (Intel SDM vol. 1 §13.3 / §15.2: "detection of AVX-512"
  * checks OSXSAVE, then XCR0 bits 1-2 for AVX and 5-7 for AVX-512).
- * Other architectures get the portable backend until their backends land
- * (AArch64: getauxval(AT_HWCAP), arch/neon/).
+ * AArch64 (little-endian): Advanced SIMD is baseline, the SHA3 extension
+ * is reported by the kernel in getauxval(AT_HWCAP) & HWCAP_SHA3 (the
+ * kernel sets it from ID_AA64ISAR0_EL1, which it also sanitises across
+ * cores). Big-endian AArch64, 32-bit Arm and other architectures get the
+ * portable backend.
  *
  * The backends' tables are here too: each names the slot implementations
  * that arch/<isa>/ provides (arch/x86_64.h lists them) and takes the
@@ -31,6 +34,15 @@
 #define MLKEM_X86 1
 #else
 #define MLKEM_X86 0
+#endif
+
+#if defined(__aarch64__) && !defined(__AARCH64EB__) && defined(MLKEM_HAVE_NEON)
+#include <sys/auxv.h>
+
+#include "arch/aarch64.h"
+#define MLKEM_AARCH64 1
+#else
+#define MLKEM_AARCH64 0
 #endif
 
 static const struct mlkem_arch_backend backend_portable = {
@@ -153,6 +165,108 @@ static const struct mlkem_arch_backend backend_avx512 = {
 };
 #endif
 
+#if MLKEM_AARCH64
+/* Bits of AT_HWCAP (Linux arch/arm64/include/uapi/asm/hwcap.h), in case
+ * the C library's <sys/auxv.h> predates them. */
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1UL << 1)
+#endif
+#ifndef HWCAP_SHA3
+#define HWCAP_SHA3 (1UL << 17)
+#endif
+
+unsigned mlkem_aarch64_cpu(void)
+{
+    const unsigned long hw = getauxval(AT_HWCAP);
+    unsigned f = 0;
+
+    if (hw & HWCAP_ASIMD)
+        f |= MLKEM_AARCH64_NEON;
+    if ((f & MLKEM_AARCH64_NEON) && (hw & HWCAP_SHA3))
+        f |= MLKEM_AARCH64_SHA3;
+    return f;
+}
+
+/* The polynomial slots both AArch64 backends share (arch/neon/poly_neon.c,
+ * codec_neon.c), T_q in the spec's order. */
+#define AARCH64_POLY_SLOTS                                                    \
+    .ntt = mlkem_ntt_neon, .ntt_inv = mlkem_ntt_inv_neon,                     \
+    .ntt_pack = mlkem_ntt_pack_portable, .mulcache = mlkem_mulcache_neon,     \
+    .multiply_ntts_acc = mlkem_multiply_ntts_acc_neon,                        \
+    .poly_reduce = mlkem_poly_reduce_neon,                                    \
+    .poly_tomont = mlkem_poly_tomont_neon,                                    \
+    .byte_encode_12 = mlkem_byte_encode_12_neon,                              \
+    .byte_decode_12 = mlkem_byte_decode_12_neon,                              \
+    .byte_encode_compress = mlkem_byte_encode_compress_neon,                  \
+    .decompress_byte_decode = mlkem_decompress_byte_decode_neon,              \
+    .sample_poly_cbd = mlkem_sample_poly_cbd_neon,                            \
+    .sample_ntt_rej = mlkem_sample_ntt_rej_neon
+
+/* Keccak on AArch64 (arch/aarch64.h, keccak_x4_neon.c). One state: the
+ * portable C, which on AArch64 compiles to a scalar permutation whose
+ * rotations fold into EOR/BIC operands (the single-state choice of
+ * mlkem-native on Arm's cores). x4: two states in NEON beside two scalar
+ * states, one loop (the hybrid of ePrint 2022/1243): it costs about as
+ * much as two single permutations when the vector and integer pipes
+ * overlap, never more than four, so groups of three or four streams gain
+ * and a pair gains nothing (x4_min 3); an x8 is two x4 groups, the same
+ * work as two x4 calls (x8_min 0). */
+static const struct mlkem_keccak_kernels keccak_neon = {
+    .name = "neon",
+    .f1600 = mlkem_keccak_f1600_portable,
+    .x4_init = mlkem_keccak_x4_init_portable,
+    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
+    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,
+    .x4_permute = mlkem_keccak_x4_permute_neon,
+    .x8_init = mlkem_keccak_x8_init_portable,
+    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_neon,
+    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_neon,
+    .x8_permute = mlkem_keccak_x8_permute_neon,
+    .x4_min = 3,
+    .x8_min = 0,
+};
+static const struct mlkem_poly_kernels poly_neon = {
+    .name = "neon",
+    AARCH64_POLY_SLOTS,
+};
+static const struct mlkem_arch_backend backend_neon = {
+    .name = "neon",
+    .keccak = &keccak_neon,
+    .poly = &poly_neon,
+};
+
+/* With the SHA3 instructions (keccak_sha3.c): the x4 layout and byte
+ * functions of neon, the vector pair's rounds in EOR3 / RAX1 / XAR / BCAX,
+ * and the single state in SHA3 instructions too (64 instructions a round
+ * instead of the scalar ~100; on cores that run SHA3 instructions on every
+ * vector pipe, such as Apple's, that is the faster single state; on cores
+ * with SHA3 on one pipe only the scalar f1600 may win: not yet measured,
+ * docs/aarch64.md). */
+static const struct mlkem_keccak_kernels keccak_neon_sha3 = {
+    .name = "neon-sha3",
+    .f1600 = mlkem_keccak_f1600_sha3,
+    .x4_init = mlkem_keccak_x4_init_portable,
+    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
+    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,
+    .x4_permute = mlkem_keccak_x4_permute_sha3,
+    .x8_init = mlkem_keccak_x8_init_portable,
+    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_neon,
+    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_neon,
+    .x8_permute = mlkem_keccak_x8_permute_sha3,
+    .x4_min = 3,
+    .x8_min = 0,
+};
+static const struct mlkem_poly_kernels poly_neon_sha3 = {
+    .name = "neon-sha3",
+    AARCH64_POLY_SLOTS,
+};
+static const struct mlkem_arch_backend backend_neon_sha3 = {
+    .name = "neon-sha3",
+    .keccak = &keccak_neon_sha3,
+    .poly = &poly_neon_sha3,
+};
+#endif
+
 /* Best first; the last entry (portable) runs everywhere. */
 static const struct mlkem_arch_backend *const backends[] = {
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
@@ -160,6 +274,10 @@ static const struct mlkem_arch_backend *const backends[] = {
 #endif
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
     &backend_avx2,
+#endif
+#if MLKEM_AARCH64
+    &backend_neon_sha3,
+    &backend_neon,
 #endif
     &backend_portable,
 };
@@ -180,6 +298,12 @@ int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
     if (b == &backend_avx2)
         return (mlkem_x86_cpu() & MLKEM_X86_AVX2) != 0;
+#endif
+#if MLKEM_AARCH64
+    if (b == &backend_neon_sha3)
+        return (mlkem_aarch64_cpu() & MLKEM_AARCH64_SHA3) != 0;
+    if (b == &backend_neon)
+        return (mlkem_aarch64_cpu() & MLKEM_AARCH64_NEON) != 0;
 #endif
     return b == &backend_portable;
 }

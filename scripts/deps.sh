@@ -10,6 +10,10 @@
 #               python3 wget socat (the clients the README's table lists),
 #               gzip, valgrind, perl (OpenSSL 3.5 peer build), dpkg-dev
 #               (CPack's .deb)
+#   --aarch64:  also the aarch64-qemu preset's cross build and emulator
+#               (docs/aarch64.md): gcc/g++-aarch64-linux-gnu, qemu-user, and
+#               from Debian's multiarch arm64 (added with dpkg
+#               --add-architecture) libssl-dev:arm64, libbenchmark-dev:arm64
 #
 # A package counts as installed when dpkg has it for the native architecture
 # (or as Architecture: all). On a multiarch machine `dpkg-query -W libssl-dev`
@@ -25,13 +29,19 @@ pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
       ca-certificates gnuplot-nox python3 wget socat)
 
 native=$(dpkg --print-architecture)
-# installed PKG: "install ok installed" for the native architecture or "all".
-# (Read whole, not piped into grep -q: with pipefail, grep quitting early
-# would fail the pipeline.)
+if [[ "${1:-}" == "--aarch64" ]]; then
+    pkgs+=("gcc-aarch64-linux-gnu" "g++-aarch64-linux-gnu" "qemu-user"
+           "libssl-dev:arm64" "libbenchmark-dev:arm64")
+fi
+
+# installed PKG[:ARCH]: "install ok installed" for ARCH, or when no ARCH is
+# named for the native architecture or "all". (Read whole, not piped into
+# grep -q: with pipefail, grep quitting early would fail the pipeline.)
 installed() {
-    local status
+    local status want="($native|all)"
+    [[ $1 == *:* ]] && want=${1#*:}
     status=$(dpkg-query -W -f='${Status} ${Architecture}\n' "$1" 2>/dev/null) || true
-    grep -qxE "install ok installed ($native|all)" <<<"$status"
+    grep -qxE "install ok installed $want" <<<"$status"
 }
 
 missing=()
@@ -65,5 +75,9 @@ cleanup() {
 trap cleanup EXIT
 
 export DEBIAN_FRONTEND=noninteractive
+if [[ "${missing[*]}" == *:arm64* ]] &&
+    ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $SUDO dpkg --add-architecture arm64
+fi
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

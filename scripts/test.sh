@@ -3,7 +3,8 @@
 # test.sh: the whole test suite, as CI runs it. Installs what is missing,
 # builds (or reuses) the cached OpenSSL 3.5 peer, then runs the CMake
 # workflow presets: `default` (Release, warnings as errors, every CTest
-# suite) and `asan` (AddressSanitizer + UndefinedBehaviorSanitizer).
+# suite), `asan` (AddressSanitizer + UndefinedBehaviorSanitizer) and
+# `aarch64-qemu` (the AArch64 cross build under qemu-user).
 #
 # This script provides every peer the tests can ask for (OpenSSL 3.5, nginx,
 # apache2, haproxy, stunnel, curl, valgrind) and the repository carries the
@@ -26,6 +27,12 @@ trap 'rm -f "$log"' EXIT
 for preset in default asan; do
     cmake --workflow --preset "$preset" 2>&1 | tee -a "$log"
 done
+
+# The AArch64 backends, cross-built and tested under qemu-user
+# (docs/aarch64.md); its preset excludes, by name, the tests that need
+# host-only programs.
+scripts/deps.sh --aarch64
+cmake --workflow --preset aarch64-qemu 2>&1 | tee -a "$log"
 
 bad=$(grep -E '\*\*\*Skipped' "$log" || true)
 if [[ -n "$bad" ]]; then

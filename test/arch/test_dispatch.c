@@ -2,17 +2,28 @@
  * test_dispatch.c: arch/dispatch.c chooses what the CPU can run, the best
  * of it by default, and honours MLKEM_BACKEND.
  *
- * The CPU's features are read independently of dispatch.c's CPUID code,
- * from the kernel's /proc/cpuinfo flags (which the kernel also clears when
- * the OS does not enable the register state): avx2 needs avx2, bmi1, bmi2;
- * avx512 needs avx512f and avx512vl. The same binary is registered three
- * times (test/arch/CMakeLists.txt): with no MLKEM_BACKEND, with
- * MLKEM_BACKEND=portable, and with an unknown name (ignored).
+ * The CPU's features are read independently of dispatch.c's detection:
+ *   x86-64: from the kernel's /proc/cpuinfo flags (which the kernel also
+ *     clears when the OS does not enable the register state): avx2 needs
+ *     avx2, bmi1, bmi2; avx512 needs avx512f and avx512vl.
+ *   AArch64: /proc/cpuinfo is no witness under qemu-user (it shows the
+ *     host's), so the hardware capabilities are read raw from
+ *     /proc/self/auxv (not through getauxval) and the SHA3 extension is
+ *     also probed by executing an EOR3 instruction under a SIGILL handler;
+ *     the three (auxv, probe, dispatch.c) must agree. With --cpu sha3 or
+ *     --cpu nosha3 the test also states which case the CPU must be (the
+ *     cross build runs it under qemu's "max" model, which has SHA3, and
+ *     under "cortex-a72", which does not), so both HWCAP cases are proven,
+ *     not just whichever the machine offers.
+ * The same binary is registered several times (test/arch/CMakeLists.txt):
+ * with no MLKEM_BACKEND, with MLKEM_BACKEND=portable (and on AArch64 neon
+ * and neon-sha3), and with an unknown or unrunnable name (ignored).
  *
- * Usage: arch_test_dispatch [EXPECTED]   EXPECTED: "best" (default) or the
- * name of the backend the load-time choice must have installed.
+ * Usage: arch_test_dispatch [EXPECTED] [--cpu sha3|nosha3]
+ *   EXPECTED: "best" (default) or the name of the backend the load-time
+ *   choice must have installed.
  */
-#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#define _POSIX_C_SOURCE 200809L /* strtok_r, sigaction, sigsetjmp */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,11 +80,70 @@ static int cpu_flags_have(const char *want)
 }
 #endif
 
+#if defined(__aarch64__)
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "arch/aarch64.h"
+
+/* AT_HWCAP from the raw auxiliary vector, or -1 if unreadable. */
+static long long auxv_hwcap(void)
+{
+    uint64_t kv[2];
+    long long hw = -1;
+    FILE *f = fopen("/proc/self/auxv", "rb");
+
+    if (f == NULL)
+        return -1;
+    while (fread(kv, sizeof(kv), 1, f) == 1 && kv[0] != 0 /* AT_NULL */)
+        if (kv[0] == 16 /* AT_HWCAP */)
+            hw = (long long)kv[1];
+    fclose(f);
+    return hw;
+}
+
+static sigjmp_buf probe_env;
+
+static void on_sigill(int sig)
+{
+    (void)sig;
+    siglongjmp(probe_env, 1);
+}
+
+/* 1 if EOR3 (FEAT_SHA3) executes, 0 if it raises SIGILL. The instruction
+ * is emitted as a raw word (EOR3 V0.16B, V0.16B, V0.16B, V0.16B), so this
+ * file needs no target flag. */
+static int probe_sha3(void)
+{
+    struct sigaction sa, old;
+    volatile int ok = 0;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigill;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGILL, &sa, &old);
+    if (sigsetjmp(probe_env, 1) == 0) {
+        __asm__ volatile(".inst 0xce000000" ::: "v0");
+        ok = 1;
+    }
+    sigaction(SIGILL, &old, NULL);
+    return ok;
+}
+#endif
+
 int main(int argc, char **argv)
 {
-    const char *expected = argc > 1 ? argv[1] : "best";
+    const char *expected = "best", *cpu = NULL;
     const char *best = "portable";
-    int have_avx2 = 0, have_avx512 = 0;
+    int have_avx2 = 0, have_avx512 = 0, have_neon = 0, have_sha3 = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--cpu") == 0 && i + 1 < argc)
+            cpu = argv[++i];
+        else
+            expected = argv[i];
+    }
 
 #if defined(__x86_64__)
     have_avx2 = cpu_flags_have("avx2 bmi1 bmi2");
@@ -90,9 +160,48 @@ int main(int argc, char **argv)
               !!(f & MLKEM_X86_AVX512), have_avx512);
     }
     best = have_avx512 ? "avx512" : have_avx2 ? "avx2" : "portable";
-#endif
     printf("CPU: avx2 %s, avx512 %s; best backend %s\n",
            have_avx2 ? "yes" : "no", have_avx512 ? "yes" : "no", best);
+#elif defined(__aarch64__)
+    {
+        const long long hw = auxv_hwcap();
+        const int probe = probe_sha3();
+        if (hw < 0)
+            test_skip("/proc/self/auxv unreadable");
+        have_neon = (hw & (1 << 1)) != 0;  /* HWCAP_ASIMD */
+        have_sha3 = (hw & (1 << 17)) != 0; /* HWCAP_SHA3 */
+        printf("CPU: AT_HWCAP %#llx: asimd %s, sha3 %s; EOR3 %s\n", hw,
+               have_neon ? "yes" : "no", have_sha3 ? "yes" : "no",
+               probe ? "executes" : "raises SIGILL");
+        TEST_CHECK(probe == have_sha3,
+                   "EOR3 %s but AT_HWCAP says sha3=%d",
+                   probe ? "executes" : "faults", have_sha3);
+#if defined(MLKEM_HAVE_NEON)
+        const unsigned f = mlkem_aarch64_cpu();
+        TEST_CHECK(!!(f & MLKEM_AARCH64_NEON) == have_neon,
+                   "dispatch says neon=%d, auxv says %d",
+                   !!(f & MLKEM_AARCH64_NEON), have_neon);
+        TEST_CHECK(!!(f & MLKEM_AARCH64_SHA3) == (have_neon && have_sha3),
+                   "dispatch says sha3=%d, auxv says %d",
+                   !!(f & MLKEM_AARCH64_SHA3), have_sha3);
+        best = have_neon && have_sha3 ? "neon-sha3"
+               : have_neon            ? "neon"
+                                      : "portable";
+#else
+        have_neon = have_sha3 = 0; /* built without arch/neon/ */
+#endif
+    }
+    printf("best backend %s\n", best);
+#endif
+    if (cpu != NULL) {
+        TEST_CHECK(strcmp(cpu, "sha3") == 0 || strcmp(cpu, "nosha3") == 0,
+                   "--cpu %s: want sha3 or nosha3", cpu);
+        TEST_CHECK(have_sha3 == (strcmp(cpu, "sha3") == 0),
+                   "this CPU has sha3=%d, the test was registered for %s "
+                   "(QEMU_CPU=%s)",
+                   have_sha3, cpu,
+                   getenv("QEMU_CPU") ? getenv("QEMU_CPU") : "(unset)");
+    }
 
     /* The load-time constructor installed it (reading MLKEM_BACKEND);
      * keccak/ and kem/ must agree. */
@@ -114,7 +223,10 @@ int main(int argc, char **argv)
     TEST_CHECK(mlkem_arch_use("avx2") == have_avx2, "use avx2 != %d", have_avx2);
     TEST_CHECK(mlkem_arch_use("avx512") == have_avx512, "use avx512 != %d",
           have_avx512);
-    TEST_CHECK(mlkem_arch_use("neon") == 0, "neon installable on this CPU");
+    TEST_CHECK(mlkem_arch_use("neon") == have_neon, "use neon != %d",
+               have_neon);
+    TEST_CHECK(mlkem_arch_use("neon-sha3") == (have_neon && have_sha3),
+               "use neon-sha3 != %d", have_neon && have_sha3);
     TEST_CHECK(mlkem_arch_use("bogus") == 0, "unknown name accepted");
 
     /* Every table is complete: its sets carry its name, no NULL slot, a

@@ -1,0 +1,101 @@
+/*
+ * keccak_x4_neon.c: the AArch64 x4 / x8 Keccak layout, its byte functions,
+ * and its hybrid permutation with plain NEON (the neon backend).
+ *
+ * References
+ *   [FIPS202] NIST FIPS 202, Appendix B.1 (byte order of the lanes).
+ *   [HYBRID]  H. Becker, M. J. Kannwischer, ePrint 2022/1243.
+ *
+ * Layout of an mlkem_keccak_x4 (arch/aarch64.h): states 0 and 1
+ * interleaved lane by lane (lane j of state i at s[2j + i], so one 128-bit
+ * load gives lane j of both), state 2 at s[50 .. 74] and state 3 at
+ * s[75 .. 99] as plain 25-lane states. An mlkem_keccak_x8 is two such
+ * groups (states 0-3 in s[0 .. 99], 4-7 in s[100 .. 199]). All zero is the
+ * zero state in this layout, so the portable init serves.
+ *
+ * Plain NEON has no 64-bit rotate: rol(a, n) is SHL by n and SRI (shift
+ * right and insert) by 64 - n; chi is BIC + EOR. Only Advanced SIMD, which
+ * is baseline on AArch64: no target flag.
+ */
+#include <arm_neon.h>
+
+#include "arch/aarch64.h"
+#include "arch/neon/keccak_neon.h"
+
+#if !defined(__aarch64__) || defined(__AARCH64EB__)
+#error "arch/neon/ is for little-endian AArch64"
+#endif
+
+/* ---- Byte access ------------------------------------------------------- */
+
+/* State `lane` (0-3) of the group at g: its first lane and the stride
+ * between its lanes. */
+static uint64_t *x4_state(uint64_t *g, unsigned lane, unsigned *stride)
+{
+    *stride = lane < 2 ? 2 : 1;
+    return lane < 2 ? g + lane : g + 50 + 25 * (lane - 2);
+}
+
+void mlkem_keccak_x4_xor_bytes_neon(mlkem_keccak_x4 *st, unsigned lane,
+                                    unsigned offset, const uint8_t *in,
+                                    size_t len)
+{
+    unsigned stride;
+    uint64_t *s = x4_state(st->s, lane, &stride);
+    mlkem_state_xor_bytes_strided(s, stride, offset, in, len);
+}
+
+void mlkem_keccak_x4_extract_bytes_neon(const mlkem_keccak_x4 *st,
+                                        unsigned lane, unsigned offset,
+                                        uint8_t *out, size_t len)
+{
+    unsigned stride;
+    const uint64_t *s = x4_state((uint64_t *)st->s, lane, &stride);
+    mlkem_state_extract_bytes_strided(s, stride, offset, out, len);
+}
+
+void mlkem_keccak_x8_xor_bytes_neon(mlkem_keccak_x8 *st, unsigned lane,
+                                    unsigned offset, const uint8_t *in,
+                                    size_t len)
+{
+    unsigned stride;
+    uint64_t *s = x4_state(st->s + 100 * (lane / 4), lane % 4, &stride);
+    mlkem_state_xor_bytes_strided(s, stride, offset, in, len);
+}
+
+void mlkem_keccak_x8_extract_bytes_neon(const mlkem_keccak_x8 *st,
+                                        unsigned lane, unsigned offset,
+                                        uint8_t *out, size_t len)
+{
+    unsigned stride;
+    const uint64_t *s =
+        x4_state((uint64_t *)st->s + 100 * (lane / 4), lane % 4, &stride);
+    mlkem_state_extract_bytes_strided(s, stride, offset, out, len);
+}
+
+/* ---- The permutation --------------------------------------------------- */
+
+#define NK_VEC_T uint64x2_t
+#define NK_VEC_XOR(a, d) veorq_u64((a), (d))
+#define NK_VEC_ROL(a, n) vsriq_n_u64(vshlq_n_u64((a), (n)), (a), 64 - (n))
+#define NK_VEC_XOR5(a, b, c, d, e)                                            \
+    veorq_u64(veorq_u64(veorq_u64((a), (b)), veorq_u64((c), (d))), (e))
+#define NK_VEC_D(c0, c2) veorq_u64((c0), NK_VEC_ROL((c2), 1))
+#define NK_VEC_XROL(a, d, n) NK_VEC_ROL(veorq_u64((a), (d)), n)
+#define NK_VEC_CHI(a, b, c) veorq_u64((a), vbicq_u64((c), (b)))
+#define NK_VEC_IOTA(a, rc) veorq_u64((a), vdupq_n_u64(rc))
+
+#define NK_X4_PERMUTE mlkem_keccak_x4_lanes_neon
+static void mlkem_keccak_x4_lanes_neon(uint64_t s[100]);
+#include "arch/neon/keccak_x4_template.h"
+
+void mlkem_keccak_x4_permute_neon(mlkem_keccak_x4 *st)
+{
+    mlkem_keccak_x4_lanes_neon(st->s);
+}
+
+void mlkem_keccak_x8_permute_neon(mlkem_keccak_x8 *st)
+{
+    mlkem_keccak_x4_lanes_neon(st->s);
+    mlkem_keccak_x4_lanes_neon(st->s + 100);
+}
