@@ -40,7 +40,12 @@ run35 "$PEER: in-process handshakes, every group (built-in fetch)" \
     "$MLKEM_TLS_INPROC" "$MLKEM_PROVIDER_DIR"
 run35 "$PEER: in-process handshakes, every group (?provider=mlkem)" \
     "$MLKEM_TLS_INPROC" "$MLKEM_PROVIDER_DIR" prefer-ours
-if [ -n "${MLKEM_TLS_HYBRID:-}" ]; then
+# test_hybrid_kem is built against 3.0's libcrypto.so.3, which 3.5 can
+# replace under it but 4.0 (libcrypto.so.4) cannot: on 4.0 the same crossing
+# is tls_hybrid_cross40 (test_hybrid_cross built against 4.0).
+if [ "$PEER" = 4.0 ]; then
+    echo "4.0: the hybrid KEMs are crossed with 4.0's own by tls_hybrid_cross40"
+elif [ -n "${MLKEM_TLS_HYBRID:-}" ]; then
     run35 "3.5: hybrid KEMs against 3.5's own, both ways (X448MLKEM1024 too)" \
         "$MLKEM_TLS_HYBRID" "$MLKEM_PROVIDER_DIR"
     out=$(LD_LIBRARY_PATH="$O35_PREFIX/lib" timeout -k 2 120 "$MLKEM_TLS_HYBRID" \
