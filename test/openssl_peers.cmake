@@ -37,6 +37,11 @@ function(mlkem_openssl_peer tag prefix)
   if(NOT prefix OR NOT EXISTS "${prefix}/include/openssl/opensslv.h")
     return()
   endif()
+  # The peers are built for the host: a cross build (aarch64-qemu) cannot
+  # link its programs against them (that preset excludes label openssl40).
+  if(CMAKE_CROSSCOMPILING)
+    return()
+  endif()
   # The soname (libcrypto.so.4) is what the programs record; the unversioned
   # link names are what the peer's install provides for linking.
   foreach(lib crypto ssl)
