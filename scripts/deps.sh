@@ -6,11 +6,13 @@
 #   build:      build-essential cmake pkg-config libssl-dev (the system OpenSSL 3.0)
 #   benchmarks: g++ libbenchmark-dev
 #   tests:      openssl curl nginx (real TLS peers), gzip, valgrind,
-#               perl (OpenSSL 3.5 peer build), dpkg-dev (CPack's .deb)
+#               perl (OpenSSL 3.5 peer build), dpkg-dev (CPack's .deb),
+#               clang-14 libclang-rt-14-dev (libFuzzer, the fuzz preset)
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
-      curl nginx gzip perl valgrind dpkg-dev ca-certificates)
+      curl nginx gzip perl valgrind dpkg-dev ca-certificates
+      clang-14 libclang-rt-14-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

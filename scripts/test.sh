@@ -2,7 +2,10 @@
 # test.sh: the whole test suite, as CI runs it. Installs what is missing,
 # builds (or reuses) the cached OpenSSL 3.5 peer, then runs the CMake
 # workflow presets: `default` (Release, warnings as errors, every CTest
-# suite) and `asan` (AddressSanitizer + UndefinedBehaviorSanitizer).
+# suite), `asan` (AddressSanitizer + UndefinedBehaviorSanitizer), and the
+# hardening presets (test/hardening/README.md): `tsan` (ThreadSanitizer),
+# `ct` (valgrind constant-time checks, dudect, static check) and `fuzz`
+# (each libFuzzer target for a bounded time).
 #
 # This script provides every peer the tests can ask for (OpenSSL 3.5, nginx,
 # curl, valgrind), so here a test may only skip for the one input it cannot
@@ -18,7 +21,13 @@ export MLKEM_OPENSSL35_PREFIX="$prefix"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-for preset in default asan; do
+for preset in default asan tsan ct fuzz; do
+    if [[ $preset == tsan ]]; then
+        echo "test.sh: tsan leaves out (CMakePresets.json, test/hardening/README.md):" \
+             "the shell tests that load mlkem.so into uninstrumented openssl/nginx/curl" \
+             "(TSan's runtime cannot arrive by dlopen), provider_evp_30/35 until" \
+             "evp_util.c's racy counter is fixed, and the single-threaded 10k CCTV runs"
+    fi
     cmake --workflow --preset "$preset" 2>&1 | tee -a "$log"
 done
 

@@ -8,7 +8,10 @@
 #
 #   soak_tls.sh <hardening_soak> <provider dir> <handshakes>
 #
-# In a sanitizer build (MLKEM_SAN_PRELOAD set, see test/common/san.sh) the
+# In a ThreadSanitizer build (MLKEM_SOAK_TSAN_PRELOAD set by CMake) s_server
+# runs with libtsan preloaded, so that it can load the TSan-built mlkem.so;
+# any report fails the test.
+# In an ASan build (MLKEM_SAN_PRELOAD set, see test/common/san.sh) the
 # uninstrumented openssl runs with the compiler's ASan runtime preloaded and
 # leak detection ON (san.sh's wrappers turn it off for general use), with
 # full-stack unwinding for allocations (libcrypto has no frame pointers, so
@@ -49,7 +52,11 @@ activate = 1
 CNF
 
 senv=()
-if [[ -n ${MLKEM_SAN_PRELOAD:-} ]]; then
+if [[ -n ${MLKEM_SOAK_TSAN_PRELOAD:-} ]]; then
+    mkdir -p "$tmp/san"
+    senv=(env "LD_PRELOAD=$MLKEM_SOAK_TSAN_PRELOAD"
+          "TSAN_OPTIONS=halt_on_error=1:log_path=$tmp/san/tsan")
+elif [[ -n ${MLKEM_SAN_PRELOAD:-} ]]; then
     mkdir -p "$tmp/san"
     senv=(env "LD_PRELOAD=$MLKEM_SAN_PRELOAD"
           "ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:halt_on_error=1:log_path=$tmp/san/asan"
