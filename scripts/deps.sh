@@ -9,7 +9,8 @@
 #   tests:      openssl curl nginx apache2 haproxy stunnel4 (real TLS peers),
 #               python3 wget socat (the clients the README's table lists),
 #               gzip, valgrind, perl (OpenSSL 3.5 peer build), dpkg-dev
-#               (CPack's .deb)
+#               (CPack's .deb), clang-14 libclang-rt-14-dev (libFuzzer, the
+#               fuzz preset)
 #   --aarch64:  also the aarch64-qemu preset's cross build and emulator
 #               (docs/aarch64.md): gcc/g++-aarch64-linux-gnu, qemu-user, and
 #               from Debian's multiarch arm64 (added with dpkg
@@ -26,7 +27,7 @@ set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
       curl nginx apache2 haproxy stunnel4 gzip perl valgrind dpkg-dev
-      ca-certificates gnuplot-nox python3 wget socat)
+      ca-certificates gnuplot-nox python3 wget socat clang-14 libclang-rt-14-dev)
 
 native=$(dpkg --print-architecture)
 if [[ "${1:-}" == "--aarch64" ]]; then
