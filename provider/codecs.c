@@ -294,8 +294,11 @@ static int encode_spki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k)
         MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         return 0;
     }
-    ok = mlkem_der_spki_encode(p, k->key->ek, &der, &len)
-         && emit(out, ctx->out, PEM_STRING_PUBLIC, der, len);
+    ok = mlkem_der_spki_encode(p, k->key->ek, &der, &len);
+    if (!ok) /* only where libcrypto or an allocation fails */
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_ALLOC_FAILED,
+                         "building the %s SubjectPublicKeyInfo", p->name);
+    ok = ok && emit(out, ctx->out, PEM_STRING_PUBLIC, der, len);
     OPENSSL_free(der);
     codec_trace("encode %s SubjectPublicKeyInfo %s%s", p->name,
                 output_names[ctx->out], ok ? "" : " failed");
@@ -409,15 +412,21 @@ static int encode_pki(const codec_enc_ctx *ctx, BIO *out, const MLKEM_KEY *k,
         return 0;
     }
     /* Secrets: dk and the encoding live in secure memory. */
-    if ((dk = OPENSSL_secure_malloc(p->dk_bytes)) == NULL)
+    if ((dk = OPENSSL_secure_malloc(p->dk_bytes)) == NULL) {
+        MLKEM_RAISE(ctx->provctx, MLKEM_R_ALLOC_FAILED);
         goto end;
+    }
     if (mlkem_key_encode_dk(key, dk) != MLKEM_OK) {
         MLKEM_RAISE(ctx->provctx, MLKEM_R_MISSING_KEY);
         goto end;
     }
+    /* It fails only where libcrypto or an allocation does. */
     if (!mlkem_der_pkcs8_encode(p, (mlkem_fmt)fmt, key->seed, dk, key->ek,
-                                &der, &len))
+                                &der, &len)) {
+        MLKEM_RAISE_DATA(ctx->provctx, MLKEM_R_ALLOC_FAILED,
+                         "building the %s PrivateKeyInfo", p->name);
         goto end;
+    }
     if (encrypt)
         ok = encode_encrypted(ctx, out, der, len, cb, cbarg);
     else
@@ -556,8 +565,10 @@ static void *dec_newctx(void *provctx, mlkem_variant v, codec_structure st)
 {
     codec_dec_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
 
-    if (ctx == NULL)
+    if (ctx == NULL) {
+        MLKEM_RAISE(provctx, MLKEM_R_ALLOC_FAILED);
         return NULL;
+    }
     ctx->provctx = provctx;
     ctx->params = mlkem_params_get(v);
     ctx->st = st;

@@ -70,8 +70,12 @@ static MLKEM_HYBRID_KEY *hyb_key_new(MLKEM_PROV_CTX *provctx,
 {
     MLKEM_HYBRID_KEY *k;
 
-    if (provctx == NULL || (k = OPENSSL_zalloc(sizeof(*k))) == NULL)
+    if (provctx == NULL)
         return NULL;
+    if ((k = OPENSSL_zalloc(sizeof(*k))) == NULL) {
+        MLKEM_RAISE(provctx, MLKEM_R_ALLOC_FAILED);
+        return NULL;
+    }
     k->provctx = provctx;
     k->info = info;
     k->params = mlkem_params_get(info->variant);
@@ -79,6 +83,7 @@ static MLKEM_HYBRID_KEY *hyb_key_new(MLKEM_PROV_CTX *provctx,
      * application set none up), wiped on free. mlkem_key_init zeroes the
      * whole 14 KiB struct, so no zalloc (one zeroing per key, not two). */
     if ((k->ml = OPENSSL_secure_malloc(sizeof(*k->ml))) == NULL) {
+        MLKEM_RAISE(provctx, MLKEM_R_ALLOC_FAILED);
         OPENSSL_free(k);
         return NULL;
     }

@@ -283,8 +283,10 @@ static int mlkem_kem_set_ctx_params(void *vc, const OSSL_PARAM params[])
     /* Decapsulation has no randomness: ikme is accepted and ignored. */
     if (c->op == OP_ENCAPS) {
         if (c->ikme == NULL
-            && (c->ikme = OPENSSL_secure_malloc(MLKEM_SYM_BYTES)) == NULL)
+            && (c->ikme = OPENSSL_secure_malloc(MLKEM_SYM_BYTES)) == NULL) {
+            MLKEM_RAISE(c->provctx, MLKEM_R_ALLOC_FAILED);
             return 0;
+        }
         memcpy(c->ikme, ikme, MLKEM_SYM_BYTES);
     }
     return 1;

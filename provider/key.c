@@ -79,9 +79,12 @@ MLKEM_KEY *mlkem_prov_key_new(MLKEM_PROV_CTX *ctx, const mlkem_params *p)
 
     if (p == NULL)
         return NULL;
-    if ((k = OPENSSL_zalloc(sizeof(*k))) == NULL)
+    if ((k = OPENSSL_zalloc(sizeof(*k))) == NULL) {
+        MLKEM_RAISE(ctx, MLKEM_R_ALLOC_FAILED);
         return NULL;
+    }
     if ((k->key = OPENSSL_secure_malloc(sizeof(*k->key))) == NULL) {
+        MLKEM_RAISE(ctx, MLKEM_R_ALLOC_FAILED);
         OPENSSL_free(k);
         return NULL;
     }

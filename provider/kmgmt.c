@@ -293,8 +293,10 @@ static int mlkem_km_gen_set_params(void *vg, const OSSL_PARAM params[])
             return 0;
         }
         if (g->seed == NULL
-            && (g->seed = OPENSSL_secure_malloc(MLKEM_SEED_BYTES)) == NULL)
+            && (g->seed = OPENSSL_secure_malloc(MLKEM_SEED_BYTES)) == NULL) {
+            MLKEM_RAISE(g->provctx, MLKEM_R_ALLOC_FAILED);
             return 0;
+        }
         memcpy(g->seed, s, MLKEM_SEED_BYTES);
     }
     if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_PROPERTIES))

@@ -136,7 +136,8 @@ static atomic_int err_lib; /* 0 until err_init ran (or if it failed) */
     X(MLKEM_R_CLASSICAL_FAILED, "classical key exchange failed")              \
     X(MLKEM_R_WRONG_KEY_TYPE, "key of the wrong type")                        \
     X(MLKEM_R_OBJ_CREATE_FAILED, "cannot create object identifier")           \
-    X(MLKEM_R_KEY_MISMATCH, "public key does not match private key")
+    X(MLKEM_R_KEY_MISMATCH, "public key does not match private key")          \
+    X(MLKEM_R_ALLOC_FAILED, "memory allocation failed")
 
 #define ERR_ROW(code, text) { (code), (text) },
 static ERR_STRING_DATA err_strings[] = {

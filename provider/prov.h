@@ -180,6 +180,8 @@ int mlkem_prov_set_int(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p, int v);
 #define MLKEM_R_WRONG_KEY_TYPE        121 /* "key of the wrong type" */
 #define MLKEM_R_OBJ_CREATE_FAILED     122 /* "cannot create object identifier" */
 #define MLKEM_R_KEY_MISMATCH          123 /* "public key does not match private key" */
+#define MLKEM_R_ALLOC_FAILED          124 /* "memory allocation failed" (OpenSSL
+                                             3.0's allocator raises nothing) */
 
 /* ERR_raise for this provider: raise `reason` (MLKEM_R_*) through the core's
  * error upcalls of the instance ctx, the provider context every operation

@@ -19,7 +19,7 @@
 #       directories as <target>; OpenSSL::Crypto / OpenSSL::SSL replaced by
 #       the peer's, and every library target of ours that links OpenSSL
 #       (mlkem_test_util, mlkem_tls_common) cloned the same way. Targets
-#       that do not link OpenSSL (mlkem_core) are shared.
+#       that do not link OpenSSL (mlkem_kernel) are shared.
 #   mlkem_peer_missing_test(<name> <tag> <prefix> LABELS ...)
 #       a test that prints why it cannot run and exits 77 (a visible skip,
 #       which scripts/test.sh counts as a failure).

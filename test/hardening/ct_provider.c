@@ -5,7 +5,7 @@
  *
  * References
  *   [FIPS203] NIST FIPS 203: §3.3, Algorithms 16-21; which values are
- *             public: ek, the ciphertext, and (from the kernel, kem/ct.h)
+ *             public: ek, the ciphertext, and (from the kernel, common/ct.h)
  *             rho, the §7.3 s-modulus verdict and the PCT outcome.
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem (the hybrids' shares and secret).
  *   ctgrind (A. Langley) and mlkem-native's MLK_CT_TESTING_SECRET: the
@@ -26,7 +26,7 @@
  * public: ek and the client share (the "encoded-pub-key" it reads back),
  * ciphertexts and server shares, and the shared secrets once both sides
  * have them (to compare). The kernel declassifies rho, the s-modulus
- * verdict and the PCT outcome itself (kem/ct.h): the module under test is
+ * verdict and the PCT outcome itself (common/ct.h): the module under test is
  * mlkem.so built from the same provider sources against the MLKEM_TESTING
  * kernel, which carries those annotations (CMake target mlkem_ct).
  *

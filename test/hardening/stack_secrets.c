@@ -38,9 +38,9 @@
  * Each finding names the secret and, for the two stack arrays the kernel
  * did not wipe when this test was written, where it comes from:
  *   "c' compressed v"  kem/compress.c, compress_encode()'s t[256] (inlined
- *                      in mlkem_poly_compress), holding Compress_dv(v') of
+ *                      in mlkem_byte_encode_compress_portable), holding Compress_dv(v') of
  *                      the re-encryption;
- *   "s-hat"            kem/poly.c, mlkem_poly_tobytes()'s t[256] when it
+ *   "s-hat"            kem/poly.c, mlkem_byte_encode_12_portable()'s t[256] when it
  *                      encodes s-hat into dk.
  * Until both are wiped this test FAILS (expected); it passes once they are.
  */
@@ -243,7 +243,7 @@ static int scan(const secret_set *set, size_t used)
 
 /* ---- The operations ------------------------------------------------------ */
 
-#define ORIGIN_TOBYTES "kem/poly.c mlkem_poly_tobytes() t[256]"
+#define ORIGIN_TOBYTES "kem/poly.c mlkem_byte_encode_12_portable() t[256]"
 #define ORIGIN_COMPRESS "kem/compress.c compress_encode() t[256]"
 
 typedef struct {
@@ -282,7 +282,7 @@ static void fill(uint8_t *buf, size_t len, const char *label, unsigned v)
 {
     char in[64];
     int n = snprintf(in, sizeof(in), "stack_secrets %s %u", label, v);
-    shake256(buf, len, (const uint8_t *)in, (size_t)n);
+    mlkem_shake256(buf, len, (const uint8_t *)in, (size_t)n);
 }
 
 /* One parameter set: keygen, encaps, decaps (valid), decaps (rejected). */
@@ -310,7 +310,7 @@ static int run_set(op_state *s, unsigned v)
     decode12(s_hat, s->dk, 256 * k);
     memcpy(in, s->d, 32); /* Algorithm 13 line 1: (rho, sigma) = G(d || k) */
     in[32] = (uint8_t)k;
-    sha3_512(g, in, 33);
+    mlkem_sha3_512(g, in, 33);
     memcpy(sigma, g + 32, 32);
     snprintf(op, sizeof(op), "keygen %s", p->name);
     set = (secret_set){ .op = op };
@@ -324,10 +324,10 @@ static int run_set(op_state *s, unsigned v)
     s->which = 1;
     used = run_on_painted_stack(op_run, s);
     TEST_CHECK(s->rc == MLKEM_OK, "%s encaps", p->name);
-    sha3_256(h, s->ek, p->ek_bytes);
+    mlkem_sha3_256(h, s->ek, p->ek_bytes);
     memcpy(in, s->m, 32);
     memcpy(in + 32, h, 32);
-    sha3_512(g, in, 64);
+    mlkem_sha3_512(g, in, 64);
     TEST_CHECK(memcmp(g, s->K, 32) == 0, "%s: K = G(m || H(ek))[0:32]",
                p->name);
     snprintf(op, sizeof(op), "encaps %s", p->name);
@@ -364,12 +364,12 @@ static int run_set(op_state *s, unsigned v)
     s->which = 3;
     used = run_on_painted_stack(op_run, s);
     {
-        keccak_ctx j;
-        shake256_init(&j);
-        shake_absorb(&j, s->z, 32);
-        shake_absorb(&j, s->c_bad, p->ct_bytes);
-        shake_finalize(&j);
-        shake_squeeze(&j, kbar, 32);
+        mlkem_keccak_ctx j;
+        mlkem_shake256_init(&j);
+        mlkem_keccak_absorb(&j, s->z, 32);
+        mlkem_keccak_absorb(&j, s->c_bad, p->ct_bytes);
+        mlkem_shake_finalize(&j);
+        mlkem_keccak_squeeze(&j, kbar, 32);
     }
     TEST_CHECK(s->rc == MLKEM_OK && memcmp(s->K2, kbar, 32) == 0,
                "%s: the tampered ciphertext was not rejected", p->name);
