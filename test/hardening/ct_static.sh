@@ -24,7 +24,7 @@ objdump=${2:-objdump}
 
 # function -> why its divisions only see public values
 declare -A DIV_PUBLIC=(
-    [mlkem_gen_matrix_transposed]="matrix positions i / k and i % k of the public matrix A (FIPS 203 Algorithm 13 line 3-7)"
+    [mlkem_sample_ntt_matrix_transposed]="matrix positions i / k and i % k of the public matrix A (FIPS 203 Algorithm 13 line 3-7)"
 )
 
 dis=$(mktemp)
