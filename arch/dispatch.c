@@ -73,16 +73,16 @@ unsigned mlkem_x86_cpu(void)
     return f;
 }
 
-/* The polynomial slots both x86 backends share: arch/avx2/poly_avx2.c (the
- * NTT template compiled with -mavx2), the portable rest. */
+/* The polynomial slots both x86 backends share: arch/avx2/ (AVX2
+ * intrinsics, the avx2 NTT-domain order), the portable rest. */
 #define X86_POLY_SLOTS                                                        \
     .ntt = mlkem_ntt_avx2, .ntt_inv = mlkem_ntt_inv_avx2,                     \
-    .ntt_pack = mlkem_ntt_pack_portable, .mulcache = mlkem_mulcache_avx2,     \
+    .ntt_pack = mlkem_ntt_pack_avx2, .mulcache = mlkem_mulcache_avx2,         \
     .multiply_ntts_acc = mlkem_multiply_ntts_acc_avx2,                        \
-    .poly_reduce = mlkem_poly_reduce_portable,                                \
-    .poly_tomont = mlkem_poly_tomont_portable,                                \
-    .byte_encode_12 = mlkem_byte_encode_12_portable,                          \
-    .byte_decode_12 = mlkem_byte_decode_12_portable,                          \
+    .poly_reduce = mlkem_poly_reduce_avx2,                                    \
+    .poly_tomont = mlkem_poly_tomont_avx2,                                    \
+    .byte_encode_12 = mlkem_byte_encode_12_avx2,                              \
+    .byte_decode_12 = mlkem_byte_decode_12_avx2,                              \
     .byte_encode_compress = mlkem_byte_encode_compress_portable,              \
     .decompress_byte_decode = mlkem_decompress_byte_decode_portable,          \
     .sample_poly_cbd = mlkem_sample_poly_cbd_portable,                        \

@@ -22,13 +22,19 @@
 #define MLKEM_X86_AVX512 0x2u    /* AVX-512 F + VL, ZMM + opmask state */
 unsigned mlkem_x86_cpu(void);
 
-/* arch/avx2/poly_avx2.c: kem/ntt_template.h compiled with -mavx2. */
+/* arch/avx2/ntt_avx2.c: the NTT-domain kernels in the avx2 set order
+ * (arch/avx2/poly_avx2.h) and the element-wise reductions. */
 void mlkem_ntt_avx2(int16_t r[256]);
 void mlkem_ntt_inv_avx2(int16_t r[256]);
+void mlkem_ntt_pack_avx2(int16_t r[256]);
 void mlkem_mulcache_avx2(int16_t c[128], const int16_t b[256]);
 void mlkem_multiply_ntts_acc_avx2(int16_t r[256], const int16_t *a,
                                   const int16_t *b, const int16_t *bc,
                                   unsigned k);
+void mlkem_poly_reduce_avx2(int16_t r[256]);
+void mlkem_poly_tomont_avx2(int16_t r[256]);
+void mlkem_byte_encode_12_avx2(uint8_t out[384], const int16_t a[256]);
+uint32_t mlkem_byte_decode_12_avx2(int16_t r[256], const uint8_t in[384]);
 
 /* arch/avx2/keccak_f1600_bmi.c: one state, BMI1 andn + BMI2 rorx. */
 void mlkem_keccak_f1600_bmi(uint64_t *s); /* 25 lanes */
