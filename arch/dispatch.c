@@ -54,8 +54,8 @@ unsigned mlkem_x86_cpu(void)
 
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
-    /* ECX bit 27 OSXSAVE (XGETBV usable), bit 28 AVX. */
-    if (!(c & (1u << 27)) || !(c & (1u << 28)))
+    /* ECX bit 27 OSXSAVE (XGETBV usable), bit 28 AVX, bit 23 POPCNT. */
+    if (!(c & (1u << 27)) || !(c & (1u << 28)) || !(c & (1u << 23)))
         return 0;
     xcr0 = xgetbv0();
     if ((xcr0 & 0x6) != 0x6) /* SSE and AVX (YMM) state */
@@ -83,10 +83,10 @@ unsigned mlkem_x86_cpu(void)
     .poly_tomont = mlkem_poly_tomont_avx2,                                    \
     .byte_encode_12 = mlkem_byte_encode_12_avx2,                              \
     .byte_decode_12 = mlkem_byte_decode_12_avx2,                              \
-    .byte_encode_compress = mlkem_byte_encode_compress_portable,              \
-    .decompress_byte_decode = mlkem_decompress_byte_decode_portable,          \
-    .sample_poly_cbd = mlkem_sample_poly_cbd_portable,                        \
-    .sample_ntt_rej = mlkem_sample_ntt_rej_portable
+    .byte_encode_compress = mlkem_byte_encode_compress_avx2,                  \
+    .decompress_byte_decode = mlkem_decompress_byte_decode_avx2,              \
+    .sample_poly_cbd = mlkem_sample_poly_cbd_avx2,                            \
+    .sample_ntt_rej = mlkem_sample_ntt_rej_avx2
 #endif
 
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)

@@ -18,7 +18,7 @@
 
 /* Usable features: CPUID says the CPU has them and XCR0 (XGETBV) says the
  * OS saves the register state they need. */
-#define MLKEM_X86_AVX2 0x1u      /* AVX2 + BMI1 + BMI2, YMM state */
+#define MLKEM_X86_AVX2 0x1u      /* AVX2 + BMI1 + BMI2 + POPCNT, YMM state */
 #define MLKEM_X86_AVX512 0x2u    /* AVX-512 F + VL, ZMM + opmask state */
 unsigned mlkem_x86_cpu(void);
 
@@ -35,6 +35,16 @@ void mlkem_poly_reduce_avx2(int16_t r[256]);
 void mlkem_poly_tomont_avx2(int16_t r[256]);
 void mlkem_byte_encode_12_avx2(uint8_t out[384], const int16_t a[256]);
 uint32_t mlkem_byte_decode_12_avx2(int16_t r[256], const uint8_t in[384]);
+
+/* arch/avx2/compress_avx2.c, arch/avx2/sampling_avx2.c. */
+void mlkem_byte_encode_compress_avx2(uint8_t *out, const int16_t a[256],
+                                     unsigned d);
+void mlkem_decompress_byte_decode_avx2(int16_t r[256], const uint8_t *in,
+                                       unsigned d);
+void mlkem_sample_poly_cbd_avx2(int16_t r[256], const uint8_t *buf,
+                                unsigned eta);
+unsigned mlkem_sample_ntt_rej_avx2(int16_t *r, unsigned len,
+                                   const uint8_t *buf, size_t buflen);
 
 /* arch/avx2/keccak_f1600_bmi.c: one state, BMI1 andn + BMI2 rorx. */
 void mlkem_keccak_f1600_bmi(uint64_t *s); /* 25 lanes */

@@ -352,6 +352,83 @@ static void check_encodings(const char *be, const struct mlkem_poly_kernels *k,
     }
 }
 
+/* The rejection loop on one buffer: the same count and values as the
+ * portable loop, r[0 .. count) equal, and nothing written at r[len ..]
+ * (between count and len a kernel may leave anything: callers continue
+ * there). */
+static void check_rej(const char *be, const struct mlkem_poly_kernels *k,
+                      const uint8_t *buf, size_t buflen, unsigned len)
+{
+    int16_t r1[256 + 32], r2[256 + 32];
+    for (unsigned i = 0; i < 256 + 32; i++)
+        r1[i] = r2[i] = 0x5a5a;
+    const unsigned n1 = k->sample_ntt_rej(r1, len, buf, buflen);
+    const unsigned n2 = pp->sample_ntt_rej(r2, len, buf, buflen);
+    TEST_CHECK(n1 == n2, "[%s] sample_ntt_rej count %u, want %u (len %u, "
+               "buflen %zu)", be, n1, n2, len, buflen);
+    TEST_CHECK(memcmp(r1, r2, sizeof(int16_t) * (n2 < n1 ? n2 : n1)) == 0,
+               "[%s] sample_ntt_rej values (len %u, buflen %zu)", be, len,
+               buflen);
+    for (unsigned i = len; i < 256 + 32; i++)
+        TEST_CHECK(r1[i] == 0x5a5a, "[%s] sample_ntt_rej wrote r[%u] past "
+                   "len %u (buflen %zu)", be, i, len, buflen);
+}
+
+/* ByteEncode_d of 256 values below 2^d (Algorithm 5, bit by bit), to
+ * feed decompress_byte_decode chosen values. */
+static void pack_d(uint8_t *out, const uint16_t v[256], unsigned d)
+{
+    memset(out, 0, 32 * d);
+    for (unsigned i = 0; i < 256; i++)
+        for (unsigned b = 0; b < d; b++)
+            out[(d * i + b) / 8] |= (uint8_t)(((v[i] >> b) & 1) << ((d * i + b) % 8));
+}
+
+/* Compress_d of every input the contract allows (each a in (-q, q), at
+ * every lane position over the runs) and Decompress_d of every d-bit value
+ * at many positions: vector kernels use fixed-point formulas whose
+ * exactness is a property of the whole input range. */
+static void check_compress_all(const char *be,
+                               const struct mlkem_poly_kernels *k)
+{
+    static const unsigned ds[] = {1, 4, 5, 10, 11};
+    for (unsigned t = 0; t < 5; t++) {
+        const unsigned d = ds[t];
+        unsigned bad = 0;
+        for (int32_t base = -(Q - 1); base < Q; base += 255) {
+            int16_t a[256];
+            uint8_t x[32 * 11 + 16], y[32 * 11 + 16];
+            for (unsigned i = 0; i < 256; i++) {
+                int32_t v = base + (int32_t)i;
+                a[i] = (int16_t)(v >= Q ? v - 2 * Q + 1 : v);
+            }
+            memset(x, 0xa5, sizeof(x));
+            memset(y, 0xa5, sizeof(y));
+            k->byte_encode_compress(x, a, d);
+            pp->byte_encode_compress(y, a, d);
+            bad += memcmp(x, y, sizeof(x)) != 0;
+        }
+        TEST_CHECK(bad == 0, "[%s] byte_encode_compress d=%u: %u of the "
+                   "exhaustive runs differ (or wrote past 32 d bytes)", be, d,
+                   bad);
+        bad = 0;
+        for (unsigned base = 0; base < (1u << d); base += 7) {
+            uint16_t v[256];
+            uint8_t in[32 * 11];
+            int16_t r1[256 + 16], r2[256];
+            for (unsigned i = 0; i < 256; i++)
+                v[i] = (uint16_t)((base + 3 * i) & ((1u << d) - 1));
+            pack_d(in, v, d);
+            r1[256] = 0x5a5a;
+            k->decompress_byte_decode(r1, in, d);
+            pp->decompress_byte_decode(r2, in, d);
+            bad += memcmp(r1, r2, sizeof(r2)) != 0 || r1[256] != 0x5a5a;
+        }
+        TEST_CHECK(bad == 0, "[%s] decompress_byte_decode d=%u: %u runs differ",
+                   be, d, bad);
+    }
+}
+
 static void check_sampling(const char *be, const struct mlkem_poly_kernels *k,
                            test_rng *rng)
 {
@@ -374,7 +451,6 @@ static void check_sampling(const char *be, const struct mlkem_poly_kernels *k,
      * a canary at r[len ..]. */
     for (unsigned it = 0; it < 2000; it++) {
         uint8_t buf[3 * 168];
-        int16_t r1[256 + 32], r2[256 + 32];
         const size_t buflen = 3 * (size_t)test_rng_below(rng, 169);
         const unsigned len =
             it < 257 ? it : (unsigned)test_rng_below(rng, 257);
@@ -385,15 +461,29 @@ static void check_sampling(const char *be, const struct mlkem_poly_kernels *k,
         else if (it % 5 == 2)
             for (size_t i = 0; i < buflen; i++)
                 buf[i] &= 0x3f;
-        for (unsigned i = 0; i < 256 + 32; i++)
-            r1[i] = r2[i] = 0x5a5a;
-        const unsigned n1 = k->sample_ntt_rej(r1, len, buf, buflen);
-        const unsigned n2 = pp->sample_ntt_rej(r2, len, buf, buflen);
-        TEST_CHECK(n1 == n2, "[%s] sample_ntt_rej count %u, want %u (len %u, "
-                   "buflen %zu)", be, n1, n2, len, buflen);
-        TEST_CHECK(memcmp(r1, r2, sizeof(r1)) == 0,
-                   "[%s] sample_ntt_rej values or a write past r[%u] (buflen "
-                   "%zu)", be, len, buflen);
+        check_rej(be, k, buf, buflen, len);
+    }
+    /* Every accept / reject pattern of eight consecutive candidates (a
+     * vector kernel may look patterns up in a table): pattern m repeated
+     * over the buffer, candidate j accepted (value j + 1) if bit j of m is
+     * set, else rejected (0xfff), with the patterns of neighbouring groups
+     * varied so that each also meets the others. */
+    for (unsigned m = 0; m < 256; m++) {
+        uint8_t buf[3 * 168];
+        for (unsigned g = 0; g < sizeof(buf) / 12; g++) {
+            const unsigned pm = g % 2 ? m : (m + 37 * g) & 0xff;
+            uint16_t v[8];
+            for (unsigned j = 0; j < 8; j++)
+                v[j] = (pm >> j) & 1 ? (uint16_t)(j + 1 + 8 * g) : 0xfff;
+            for (unsigned j = 0; j < 4; j++) {
+                buf[12 * g + 3 * j] = (uint8_t)v[2 * j];
+                buf[12 * g + 3 * j + 1] =
+                    (uint8_t)((v[2 * j] >> 8) | (v[2 * j + 1] << 4));
+                buf[12 * g + 3 * j + 2] = (uint8_t)(v[2 * j + 1] >> 4);
+            }
+        }
+        check_rej(be, k, buf, sizeof(buf), 256);
+        check_rej(be, k, buf, sizeof(buf), 200 + m % 56);
     }
 }
 
@@ -420,6 +510,7 @@ int main(void)
         check_multiply(b->name, b->poly, &rng);
         check_reduce(b->name, b->poly);
         check_encodings(b->name, b->poly, &rng);
+        check_compress_all(b->name, b->poly);
         check_sampling(b->name, b->poly, &rng);
         printf("== backend %s: every slot %s\n", b->name,
                test_failures == f0 ? "matches portable" : "FAILS");
