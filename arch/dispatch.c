@@ -139,7 +139,7 @@ static const struct mlkem_keccak_kernels keccak_avx512 = {
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx512,
     .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx512,
     .x8_permute = mlkem_keccak_x8_permute_avx512,
-    .x4_min = 2,
+    .x4_min = 1,
     .x8_min = 0,
 };
 static const struct mlkem_poly_kernels poly_avx512 = {

@@ -18,7 +18,9 @@
  *
  * Control flow depends on lengths, job kinds and (for SampleNTT) on the
  * number of accepted candidates, which is a function of the public rho
- * only; never on secret bytes.
+ * only; never on secret bytes. Secret stream data lives in the lanes
+ * (wiped at the end of a run), in the caller's output buffers, and briefly
+ * in a CBD job's block buffer (wiped when the job completes).
  */
 #include "kem/lanes.h"
 
@@ -327,8 +329,10 @@ static void narrow(mlkem_lanes *e)
         if (e->lane[l] == NULL)
             continue;
         e->kk->x8_extract_bytes(&e->st.x8, l, 0, t[m], 200);
-        if (m != l)
+        if (m != l) {
             memcpy(e->buf[m], e->buf[l], sizeof(e->buf[m]));
+            mlkem_cleanse(e->buf[l], sizeof(e->buf[l]));
+        }
         jobs[m++] = e->lane[l];
         e->lane[l] = NULL;
     }
@@ -380,7 +384,8 @@ void mlkem_lanes_run(mlkem_lanes *e)
         }
         step(e);
     }
+    /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
+     * wipes its PRF bytes as it consumes them. */
     mlkem_cleanse(&e->st, sizeof(e->st));
-    mlkem_cleanse(e->buf, sizeof(e->buf));
     e->head = e->tail = 0;
 }

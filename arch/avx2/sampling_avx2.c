@@ -16,7 +16,8 @@
  * bytes give 16 candidates in 16-bit lanes, a compare with q gives a mask,
  * and the accepted values of each half are moved to the front with one
  * vpshufb whose control comes from a table indexed by the 8-bit mask
- * (store positions and table indices depend on public data only).
+ * (store positions, branches and table indices depend on public data
+ * only).
  */
 #include <immintrin.h>
 #include <stdint.h>
@@ -207,9 +208,11 @@ static inline __m128i rej_control(unsigned m)
  * Implements FIPS 203, Algorithm 7 (SampleNTT), lines 5-12, on a buffer of
  * XOF output (kem/poly_kernels.h sample_ntt_rej): accepted values in spec
  * order at r[0..], at most len; nothing written at r[len..]. Each step
- * reads 32 bytes (uses 24) and stores two groups of 8 lanes, so it runs
- * while 16 output slots are free and 32 bytes are left; the rest goes
- * through the portable loop.
+ * takes 24 bytes (16 candidates) and stores the accepted ones of each
+ * half with one 16-byte store; a step whose 32-byte load would pass the end
+ * of buf reads a copy, and one that could store past r[len] stores into a
+ * scratch buffer and copies what fits. Lengths that are not a multiple of
+ * 24 leave up to 7 candidate pairs to the portable loop.
  */
 unsigned mlkem_sample_ntt_rej_avx2(int16_t *r, unsigned len,
                                    const uint8_t *buf, size_t buflen)
@@ -224,8 +227,15 @@ unsigned mlkem_sample_ntt_rej_avx2(int16_t *r, unsigned len,
     unsigned ctr = 0;
     size_t pos = 0;
 
-    while (ctr + 16 <= len && pos + 32 <= buflen) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(buf + pos));
+    while (ctr < len && pos + 24 <= buflen) {
+        __m256i v;
+        if (pos + 32 <= buflen) {
+            v = _mm256_loadu_si256((const __m256i *)(const void *)(buf + pos));
+        } else {
+            uint8_t t[32] = {0};
+            memcpy(t, buf + pos, 24);
+            v = _mm256_loadu_si256((const __m256i *)(const void *)t);
+        }
         v = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v, 0x94), spread);
         v = _mm256_blend_epi16(_mm256_and_si256(v, m12), _mm256_srli_epi16(v, 4),
                                0xaa);
@@ -233,15 +243,27 @@ unsigned mlkem_sample_ntt_rej_avx2(int16_t *r, unsigned len,
         const unsigned m = (unsigned)_mm256_movemask_epi8(
             _mm256_packs_epi16(good, good));
         const unsigned m0 = m & 0xff, m1 = (m >> 16) & 0xff;
-        _mm_storeu_si128((__m128i *)(void *)(r + ctr),
-                         _mm_shuffle_epi8(_mm256_castsi256_si128(v),
-                                          rej_control(m0)));
-        ctr += (unsigned)__builtin_popcount(m0);
-        _mm_storeu_si128((__m128i *)(void *)(r + ctr),
-                         _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
-                                          rej_control(m1)));
-        ctr += (unsigned)__builtin_popcount(m1);
+        const __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(v),
+                                            rej_control(m0));
+        const __m128i hi = _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1),
+                                            rej_control(m1));
+        const unsigned n0 = (unsigned)__builtin_popcount(m0);
+        const unsigned n1 = (unsigned)__builtin_popcount(m1);
         pos += 24;
+        if (ctr + 16 <= len) {
+            _mm_storeu_si128((__m128i *)(void *)(r + ctr), lo);
+            _mm_storeu_si128((__m128i *)(void *)(r + ctr + n0), hi);
+            ctr += n0 + n1;
+        } else {
+            int16_t t[24];
+            unsigned n = n0 + n1;
+            _mm_storeu_si128((__m128i *)(void *)t, lo);
+            _mm_storeu_si128((__m128i *)(void *)(t + n0), hi);
+            if (n > len - ctr)
+                n = len - ctr;
+            memcpy(r + ctr, t, n * sizeof(int16_t));
+            ctr += n;
+        }
     }
     return ctr + mlkem_sample_ntt_rej_portable(r + ctr, len - ctr, buf + pos,
                                                buflen - pos);
