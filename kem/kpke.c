@@ -19,18 +19,43 @@
 #include "kem/poly.h"
 #include "kem/sampling.h"
 
+/* t_hat[i] = sum_j Â[i][j] o s_hat[j] + e_hat[i] (Algorithm 13 line 18),
+ * normalized, and its 384 bytes of ek_pke (line 19). Â[i][j] =
+ * at_hat[j * k + i] (transposed storage); s_hat's cache serves every row. */
+static void keygen_row(unsigned k, unsigned i, uint8_t *ek_pke,
+                       int16_t (*t_hat)[256], const int16_t (*s_hat)[256],
+                       const int16_t (*s_cache)[128],
+                       const int16_t (*at_hat)[256], const int16_t e_hat[256])
+{
+    int16_t row[MLKEM_MAX_K][256];
+
+    for (unsigned j = 0; j < k; j++)
+        memcpy(row[j], at_hat[j * k + i], sizeof(row[j]));
+    mlkem_polyvec_multiply_ntts_acc(t_hat[i], (const int16_t(*)[256])row,
+                                    s_hat, s_cache, k);
+    mlkem_poly_tomont(t_hat[i]);
+    mlkem_poly_add(t_hat[i], t_hat[i], e_hat);
+    mlkem_poly_normalize(t_hat[i]);
+    mlkem_byte_encode_12(ek_pke + 384 * i, t_hat[i]);
+}
+
 /*
- * Implements FIPS 203, Algorithm 13 (K-PKE.KeyGen), lines 1-20.
+ * Implements FIPS 203, Algorithm 13 (K-PKE.KeyGen), lines 1-20, and also
+ * returns H(ek_pke) (ML-KEM's H(ek), Algorithm 16 line 3), computed as
+ * ek_pke is produced.
  * Deviations: Â is stored transposed (at_hat, see kem/kpke.h) and kept for
  * later encryptions; line 18 takes row i of Â from column i of at_hat; the
  * outputs are the expanded t_hat, s_hat (in [0, q)) plus ek_pke; dk_pke =
  * ByteEncode_12(s_hat) (line 20) is left to the caller, who encodes it only
- * when asked. Lines 3-15 (the k^2 SampleNTT streams and the 2k PRF streams,
- * all independent once G has run) are one schedule of kem/lanes.h, so the
- * streams that do not fill a parallel call alone (the ninth matrix entry
- * for k = 3) run beside the PRF.
+ * when asked.
+ * Order of work (kem/lanes.h schedules): G; the PRF streams of lines 8-15
+ * with the SampleNTT streams of row 0 of Â; then for each further row i,
+ * its SampleNTT streams beside the whole SHA3-256 blocks of ek_pke that
+ * rows 0 .. i - 1 have produced; the last blocks of H(ek_pke) after row
+ * k - 1. So H's serial chain of blocks mostly shares parallel calls with
+ * the matrix instead of running after it.
  */
-void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke,
+void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
                        int16_t (*t_hat)[256], int16_t (*s_hat)[256],
                        int16_t (*at_hat)[256], uint8_t rho[32],
                        const uint8_t d[32])
@@ -39,12 +64,13 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke,
     uint8_t kb = (uint8_t)k;
     uint8_t g[64]; /* rho || sigma */
     int16_t e[MLKEM_MAX_K][256];
-    int16_t row[MLKEM_MAX_K][256];
     int16_t s_cache[MLKEM_MAX_K][128];
     int16_t *r[2 * MLKEM_MAX_K];
     unsigned eta[2 * MLKEM_MAX_K];
+    mlkem_keccak_ctx hctx[2];
+    size_t hashed = 0; /* bytes of ek_pke in hctx */
     mlkem_lanes lanes;
-    mlkem_job jobs[MLKEM_MAX_K * MLKEM_MAX_K + 2 * MLKEM_MAX_K];
+    mlkem_job jobs[1 + MLKEM_MAX_K + 2 * MLKEM_MAX_K];
 
     /* Line 1: (rho, sigma) = G(d || k), k as one byte (FIPS 203 final). */
     mlkem_lanes_init(&lanes, 0);
@@ -54,43 +80,61 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke,
     memcpy(rho, g, 32);
     MLKEM_CT_DECLASSIFY(rho, 32); /* public: part of ek */
 
-    /* Lines 3-7: Â from rho (transposed storage); lines 2, 8-15: s[i] with
-     * N = i, e[i] with N = k + i. */
+    /* Lines 2, 8-15: s[i] with N = i, e[i] with N = k + i; lines 3-7 for
+     * row 0 of Â (entries Â[0][j] = SampleNTT(rho || j || 0)). */
     mlkem_lanes_init(&lanes, 1);
-    mlkem_sample_ntt_matrix_jobs(&lanes, jobs, at_hat, rho, k);
     for (unsigned i = 0; i < k; i++) {
         r[i] = s_hat[i];
         r[k + i] = e[i];
         eta[i] = eta[k + i] = p->eta1;
     }
-    mlkem_sample_poly_cbd_jobs(&lanes, jobs + k * k, r, eta, 2 * k, g + 32, 0);
+    mlkem_sample_poly_cbd_jobs(&lanes, jobs + k, r, eta, 2 * k, g + 32, 0);
+    for (unsigned j = 0; j < k; j++) {
+        mlkem_job_sample_ntt(&jobs[j], at_hat[j * k], rho, (uint8_t)j, 0);
+        mlkem_lanes_push(&lanes, &jobs[j]);
+    }
     mlkem_lanes_run(&lanes);
 
-    /* Lines 16-17. */
+    /* Lines 16-17, and s_hat's multiplication cache for the k rows. */
     mlkem_polyvec_ntt(s_hat, k);
     mlkem_polyvec_ntt(e, k);
-
-    /* Line 18: t_hat[i] = sum_j Â[i][j] o s_hat[j] + e_hat[i], with
-     * Â[i][j] = at_hat[j * k + i]; s_hat's multiplication cache serves all
-     * k rows. */
     mlkem_polyvec_mulcache(s_cache, (const int16_t(*)[256])s_hat, k);
+
+    /* Lines 18-19 row by row; row i + 1 of Â is sampled beside the hash of
+     * what rows 0 .. i encoded. */
+    mlkem_sha3_256_init(&hctx[0]);
     for (unsigned i = 0; i < k; i++) {
-        for (unsigned j = 0; j < k; j++)
-            memcpy(row[j], at_hat[j * k + i], sizeof(row[j]));
-        mlkem_polyvec_multiply_ntts_acc(t_hat[i], (const int16_t(*)[256])row,
-                                        (const int16_t(*)[256])s_hat,
-                                        (const int16_t(*)[128])s_cache, k);
-        mlkem_poly_tomont(t_hat[i]);
-        mlkem_poly_add(t_hat[i], t_hat[i], e[i]);
-        mlkem_poly_normalize(t_hat[i]);
+        keygen_row(k, i, ek_pke, t_hat, (const int16_t(*)[256])s_hat,
+                   (const int16_t(*)[128])s_cache,
+                   (const int16_t(*)[256])at_hat, e[i]);
+        if (i + 1 == k)
+            break;
+        mlkem_lanes_init(&lanes, 0);
+        mlkem_job_absorb(&jobs[k], &hctx[(i + 1) % 2], &hctx[i % 2],
+                         MLKEM_SHA3_256_RATE, ek_pke + hashed,
+                         384 * (i + 1) - hashed);
+        mlkem_lanes_push(&lanes, &jobs[k]);
+        for (unsigned j = 0; j < k; j++) {
+            mlkem_job_sample_ntt(&jobs[j], at_hat[j * k + i + 1], rho,
+                                 (uint8_t)j, (uint8_t)(i + 1));
+            mlkem_lanes_push(&lanes, &jobs[j]);
+        }
+        mlkem_lanes_run(&lanes);
+        hashed += (384 * (i + 1) - hashed) / MLKEM_SHA3_256_RATE *
+                  MLKEM_SHA3_256_RATE;
     }
     for (unsigned i = 0; i < k; i++)
         mlkem_poly_normalize(s_hat[i]);
 
-    /* Line 19: ek_pke = ByteEncode_12(t_hat) || rho. */
-    for (unsigned i = 0; i < k; i++)
-        mlkem_byte_encode_12(ek_pke + 384 * i, t_hat[i]);
+    /* Line 19: ek_pke = ByteEncode_12(t_hat) || rho; the rest of
+     * H(ek_pke). */
     memcpy(ek_pke + 384 * k, rho, 32);
+    mlkem_lanes_init(&lanes, 0);
+    mlkem_job_sha3_256(&jobs[0], h, ek_pke + hashed, p->ek_bytes - hashed,
+                       NULL, 0);
+    jobs[0].resume = &hctx[(k - 1) % 2];
+    mlkem_lanes_push(&lanes, &jobs[0]);
+    mlkem_lanes_run(&lanes);
 
     mlkem_cleanse(g, sizeof(g));
     mlkem_cleanse(e, sizeof(e));

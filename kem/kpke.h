@@ -22,8 +22,9 @@
 #include "kem/mlkem.h"
 
 /* Algorithm 13 in full: from d, fills t_hat, s_hat, at_hat, rho and
- * ek_pke = ByteEncode_12(t_hat) || rho (p->ek_bytes). */
-void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke,
+ * ek_pke = ByteEncode_12(t_hat) || rho (p->ek_bytes), and h =
+ * H(ek_pke) (SHA3-256, what ML-KEM.KeyGen_internal caches). */
+void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
                        int16_t (*t_hat)[256], int16_t (*s_hat)[256],
                        int16_t (*at_hat)[256], uint8_t rho[32],
                        const uint8_t d[32]);

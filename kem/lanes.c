@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "common/ct.h"
+#include "keccak/keccak_lanes.h"
 
 #define SAMPLE_NTT_FIRST 3 /* blocks squeezed before the first rejection */
 
@@ -65,6 +66,15 @@ void mlkem_job_shake256(mlkem_job *j, uint8_t *out, size_t outlen,
                         size_t len1)
 {
     job_bytes(j, MLKEM_SHAKE256_RATE, 0x1f, out, outlen, in0, len0, in1, len1);
+}
+
+void mlkem_job_absorb(mlkem_job *j, mlkem_keccak_ctx *save,
+                      const mlkem_keccak_ctx *resume, unsigned rate,
+                      const uint8_t *in, size_t len)
+{
+    job_bytes(j, rate, 0, NULL, 0, in, len - len % rate, NULL, 0);
+    j->save = save;
+    j->resume = resume;
 }
 
 void mlkem_job_sample_ntt(mlkem_job *j, int16_t r[256], const uint8_t rho[32],
@@ -116,14 +126,29 @@ static void state_init(mlkem_lanes *e)
     memset(e->dirty, 0, sizeof(e->dirty));
 }
 
-/* Zero one lane (the state of a finished job): XOR its bytes into it. */
-static void lane_zero(mlkem_lanes *e, unsigned l)
+/*
+ * Clear the idle lanes (finished jobs leave their state, and every call
+ * scrambles idle lanes): the busy lanes' states are copied out, the state
+ * is set to zero and they are copied back. Clearing a lane by XORing its
+ * own bytes into it would give the same zeros, but constant-time checking
+ * (valgrind, common/ct.h) would still see them as derived from whatever
+ * secret the lane held, and a public stream started there (SampleNTT,
+ * which branches on its data) would be reported.
+ */
+static void clear_idle(mlkem_lanes *e)
 {
-    uint8_t t[200];
-    lane_extract(e, l, 0, t, sizeof(t));
-    lane_xor(e, l, 0, t, sizeof(t));
+    uint8_t t[8][200];
+
+    for (unsigned l = 0; l < e->width; l++)
+        if (e->lane[l] != NULL)
+            lane_extract(e, l, 0, t[l], 200);
+    state_init(e);
+    for (unsigned l = 0; l < e->width; l++)
+        if (e->lane[l] != NULL) {
+            lane_xor(e, l, 0, t[l], 200);
+            e->dirty[l] = 1;
+        }
     mlkem_cleanse(t, sizeof(t));
-    e->dirty[l] = 0;
 }
 
 /* XOR n input bytes of j, from its current position, at byte off. */
@@ -249,8 +274,19 @@ static void run_single(mlkem_lanes *e, mlkem_job *j, int from_lane, unsigned l)
         e->lane[l] = NULL;
         if (!j->squeezing)
             ctx.pos = 0; /* between two input blocks */
+    } else if (j->resume != NULL) {
+        ctx = *j->resume;
     } else {
         mlkem_keccak_init(&ctx, j->rate);
+    }
+    if (j->save != NULL) { /* whole blocks only (the input is whole) */
+        if (j->absorbed < j->len0)
+            mlkem_keccak_absorb(&ctx, j->in0 + j->absorbed,
+                                j->len0 - j->absorbed);
+        *j->save = ctx;
+        mlkem_keccak_ctx_cleanse(&ctx);
+        job_done(e, j);
+        return;
     }
     if (!j->squeezing) {
         const size_t a = j->absorbed;
@@ -272,6 +308,34 @@ static void run_single(mlkem_lanes *e, mlkem_job *j, int from_lane, unsigned l)
             break;
     }
     mlkem_keccak_ctx_cleanse(&ctx);
+    job_done(e, j);
+}
+
+/* A job taking (clear) lane l: from zero, or from the job's saved
+ * state. */
+static void lane_start(mlkem_lanes *e, unsigned l, mlkem_job *j)
+{
+    if (j->resume != NULL) {
+        uint8_t t[200];
+        mlkem_state_extract_bytes(j->resume->s, 0, t, sizeof(t));
+        lane_xor(e, l, 0, t, sizeof(t));
+        mlkem_cleanse(t, sizeof(t));
+        e->dirty[l] = 1;
+    }
+    e->lane[l] = j;
+}
+
+/* A save job whose whole blocks are in: its state to j->save. */
+static void lane_save(mlkem_lanes *e, unsigned l, mlkem_job *j)
+{
+    uint8_t t[200];
+    lane_extract(e, l, 0, t, sizeof(t));
+    memset(j->save->s, 0, sizeof(j->save->s));
+    mlkem_state_xor_bytes(j->save->s, 0, t, sizeof(t));
+    mlkem_cleanse(t, sizeof(t));
+    j->save->pos = 0;
+    j->save->rate = j->rate;
+    e->lane[l] = NULL;
     job_done(e, j);
 }
 
@@ -370,14 +434,28 @@ void mlkem_lanes_run(mlkem_lanes *e)
                 run_single(e, e->queue[e->head++], 0, 0);
             continue;
         }
+        unsigned need_clear = 0, free_lanes = 0;
+        for (unsigned l = 0; l < e->width; l++)
+            if (e->lane[l] == NULL && free_lanes++ < queued)
+                need_clear |= e->dirty[l];
+        if (need_clear)
+            clear_idle(e);
         for (unsigned l = 0; l < e->width && e->head < e->tail; l++) {
             if (e->lane[l] != NULL)
                 continue;
-            if (e->dirty[l])
-                lane_zero(e, l);
-            e->lane[l] = e->queue[e->head++];
+            lane_start(e, l, e->queue[e->head++]);
             busy++;
         }
+        /* save jobs with all their blocks in leave their lanes */
+        for (unsigned l = 0; l < e->width; l++) {
+            mlkem_job *j = e->lane[l];
+            if (j != NULL && j->save != NULL && j->absorbed == j->len0) {
+                lane_save(e, l, j);
+                busy--;
+            }
+        }
+        if (busy < x4_min)
+            continue;
         if (e->width == 8 && busy < x8_min && busy <= 4) {
             narrow(e);
             continue;

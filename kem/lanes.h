@@ -34,6 +34,11 @@
  *                         until 256 values; then ntt_pack;
  *   MLKEM_JOB_CBD         64 eta bytes of PRF output through
  *                         SamplePolyCBD_eta into a polynomial.
+ * A byte job can also be one piece of a longer sponge whose input arrives
+ * in instalments (H(ek) in keygen, while the rows of t_hat are computed):
+ * `resume` starts it from a saved state instead of zero, and a job made by
+ * mlkem_job_absorb takes only the whole blocks of its input and saves the
+ * state to `save` (no padding, no output) for the next instalment.
  * Input is in0 || in1 (either may be empty); lengths are public, the data
  * may be secret: nothing branches on or indexes by it except the rejection
  * loop, which only ever sees XOF output of the public rho. Every buffer
@@ -70,6 +75,8 @@ struct mlkem_job {
     int16_t *poly;        /* MLKEM_JOB_SAMPLE_NTT, MLKEM_JOB_CBD */
     unsigned eta;         /* MLKEM_JOB_CBD */
     uint8_t suffix[2];    /* small inputs kept in the job (in1 points here) */
+    const mlkem_keccak_ctx *resume; /* start from this state (block boundary) */
+    mlkem_keccak_ctx *save; /* absorb whole blocks only, then save here */
     /* Called once the output is complete; may push further jobs. */
     void (*done)(mlkem_lanes *e, mlkem_job *j);
     void *arg;
@@ -121,6 +128,12 @@ void mlkem_job_sha3_512(mlkem_job *j, uint8_t out[64], const uint8_t *in0,
 void mlkem_job_shake256(mlkem_job *j, uint8_t *out, size_t outlen,
                         const uint8_t *in0, size_t len0, const uint8_t *in1,
                         size_t len1);
+/* Absorb the whole rate-byte blocks of in (len rounded down) into the
+ * state `resume` (a zero state if NULL) and save the result to `save`
+ * (pos 0, at a block boundary); the caller continues from there. */
+void mlkem_job_absorb(mlkem_job *j, mlkem_keccak_ctx *save,
+                      const mlkem_keccak_ctx *resume, unsigned rate,
+                      const uint8_t *in, size_t len);
 /* SampleNTT(rho || b0 || b1) -> r (Algorithm 7), in the set's order. */
 void mlkem_job_sample_ntt(mlkem_job *j, int16_t r[256], const uint8_t rho[32],
                           uint8_t b0, uint8_t b1);

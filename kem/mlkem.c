@@ -184,33 +184,20 @@ static void key_reset(mlkem_key *key)
         mlkem_key_cleanse(key);
 }
 
-/* One hash stream on its own (kem/lanes.h picks the kernel: on a set whose
- * x4 call is the fastest single permutation, an x4 lane). */
-static void hash_one(mlkem_job *j)
-{
-    mlkem_lanes e;
-    mlkem_lanes_init(&e, 0);
-    mlkem_lanes_push(&e, j);
-    mlkem_lanes_run(&e);
-}
-
 /* Implements FIPS 203, Algorithm 16 (ML-KEM.KeyGen_internal), lines 1-2,
  * into a key; line 3's dk is encoded by mlkem_key_encode_dk on demand. */
 int mlkem_key_generate(mlkem_key *key, const uint8_t d[32],
                        const uint8_t z[32])
 {
     const mlkem_params *p = key->params;
-    mlkem_job h;
 
     if (p == NULL)
         return MLKEM_ERR_NO_KEY;
     key_reset(key);
-    /* Line 1: (ek_pke, dk_pke) = K-PKE.KeyGen(d). */
-    mlkem_kpke_keygen(p, key->ek, key->t_hat, key->s_hat, key->a_hat,
+    /* Line 1: (ek_pke, dk_pke) = K-PKE.KeyGen(d), which also computes line
+     * 3's H(ek) (cached) as it produces ek. */
+    mlkem_kpke_keygen(p, key->ek, key->h, key->t_hat, key->s_hat, key->a_hat,
                       key->rho, d);
-    /* Line 3's H(ek), cached. */
-    mlkem_job_sha3_256(&h, key->h, key->ek, p->ek_bytes, NULL, 0);
-    hash_one(&h);
     memcpy(key->z, z, 32);
     memcpy(key->seed, d, 32);
     memcpy(key->seed + 32, z, 32);
