@@ -6,9 +6,11 @@
  * SHA3-512, SHAKE128 and SHAKE256 byte streams whose input is split
  * anywhere between the two pieces (including empty pieces and lengths at
  * and around block boundaries) with outputs up to several blocks,
- * SampleNTT streams (some seeds need a fourth block) and CBD streams for
- * eta = 2, 3; some jobs, when done, queue further jobs (as G releases the
- * PRF streams), which then start in whatever lanes are free. Schedules run
+ * SampleNTT streams (some seeds need a fourth block), CBD streams for
+ * eta = 2, 3, and SHA3-256 streams hashed in two or three instalments
+ * (save / resume jobs, as keygen hashes ek row by row); some jobs, when
+ * done, queue further jobs (as G releases the PRF streams), which then
+ * start in whatever lanes are free. Schedules run
  * with and without permission for x8 states, and with job counts from 1
  * (a lone stream) to past the lanes of an x8 state, so every path runs:
  * single sponges, lanes moved out to single sponges, x4 and x8 calls, x8
@@ -25,10 +27,17 @@
 
 #define MAXJ 40
 
+typedef struct scenario scenario;
+
 typedef struct {
     mlkem_job job;
     int kind;          /* 0 sha3-256, 1 sha3-512, 2 shake128, 3 shake256,
-                          4 SampleNTT, 5 CBD */
+                          4 SampleNTT, 5 CBD, 6 SHA3-256 in instalments */
+    scenario *sc;
+    mlkem_job part[2]; /* kind 6: the later instalments */
+    mlkem_keccak_ctx saved[2];
+    size_t cut[2];     /* kind 6: instalment boundaries (whole blocks) */
+    unsigned parts;
     uint8_t in[700];
     size_t len, split;
     uint8_t out[700];
@@ -39,11 +48,11 @@ typedef struct {
     unsigned children; /* jobs to queue when done */
 } tjob;
 
-typedef struct {
+struct scenario {
     tjob jobs[MAXJ];
     unsigned n;    /* jobs built so far */
     test_rng *rng;
-} scenario;
+};
 
 static void cbd_ref(int16_t f[256], const uint8_t *B, unsigned eta)
 {
@@ -72,6 +81,28 @@ static size_t pick_len(test_rng *rng, unsigned r, size_t max)
 
 static void child_done(mlkem_lanes *e, mlkem_job *j);
 
+/* Kind 6: instalment i done -> queue instalment i + 1 (the last one pads
+ * and outputs). */
+static void part_done(mlkem_lanes *e, mlkem_job *j)
+{
+    tjob *t = (tjob *)j->arg;
+    const unsigned i = j == &t->job ? 0 : 1;
+    mlkem_job *next = &t->part[i];
+    const size_t from = t->cut[i];
+    if (i + 1 < t->parts - 1) {
+        mlkem_job_absorb(next, &t->saved[i + 1], &t->saved[i], 136,
+                         t->in + from, t->cut[i + 1] - from);
+        next->done = part_done;
+    } else {
+        mlkem_job_sha3_256(next, t->out, t->in + from, t->len - from, NULL, 0);
+        if (t->children)
+            next->done = child_done;
+    }
+    next->resume = &t->saved[i];
+    next->arg = t;
+    mlkem_lanes_push(e, next);
+}
+
 /* Build job number sc->n and return it. */
 static tjob *build(scenario *sc)
 {
@@ -79,8 +110,9 @@ static tjob *build(scenario *sc)
     tjob *t = &sc->jobs[sc->n++];
     test_rng *rng = sc->rng;
 
-    t->kind = (int)test_rng_below(rng, 6);
+    t->kind = (int)test_rng_below(rng, 7);
     t->children = 0;
+    t->sc = sc;
     if (t->kind < 4) {
         t->len = pick_len(rng, rates[t->kind], sizeof(t->in));
         t->split = test_rng_below(rng, t->len + 1);
@@ -103,24 +135,41 @@ static tjob *build(scenario *sc)
         t->b0 = (uint8_t)test_rng_below(rng, 4);
         t->b1 = (uint8_t)test_rng_below(rng, 4);
         mlkem_job_sample_ntt(&t->job, t->poly, t->rho, t->b0, t->b1);
-    } else {
+    } else if (t->kind == 5) {
         test_rng_bytes(rng, t->rho, 32);
         t->b0 = (uint8_t)test_rng_below(rng, 256);
         t->eta = 2 + (unsigned)test_rng_below(rng, 2);
         mlkem_job_cbd(&t->job, t->poly, t->rho, t->b0, t->eta);
+    } else {
+        /* instalments end at random places; each absorbs its whole blocks
+         * only, so a cut is the whole-block part of a random prefix */
+        t->len = pick_len(rng, 136, sizeof(t->in));
+        test_rng_bytes(rng, t->in, t->len);
+        t->parts = 2 + (unsigned)test_rng_below(rng, 2);
+        size_t a = test_rng_below(rng, t->len + 1), b;
+        t->cut[0] = a - a % 136;
+        if (t->parts == 3) {
+            b = t->cut[0] + test_rng_below(rng, t->len - t->cut[0] + 1);
+            t->cut[1] = b - (b - t->cut[0]) % 136;
+        }
+        mlkem_job_absorb(&t->job, &t->saved[0],
+                         NULL, 136, t->in, a);
+        t->job.done = part_done;
+        t->outlen = 32;
     }
-    t->job.arg = sc;
+    t->job.arg = t;
     if (sc->n < MAXJ - 3 && test_rng_below(rng, 5) == 0) {
         t->children = 1 + (unsigned)test_rng_below(rng, 3);
-        t->job.done = child_done;
+        if (t->kind != 6)
+            t->job.done = child_done;
     }
     return t;
 }
 
 static void child_done(mlkem_lanes *e, mlkem_job *j)
 {
-    scenario *sc = (scenario *)j->arg;
-    const tjob *parent = (const tjob *)(const void *)j; /* job is the first member */
+    const tjob *parent = (const tjob *)j->arg;
+    scenario *sc = parent->sc;
     for (unsigned c = 0; c < parent->children && sc->n < MAXJ; c++)
         mlkem_lanes_push(e, &build(sc)->job);
 }
@@ -128,14 +177,15 @@ static void child_done(mlkem_lanes *e, mlkem_job *j)
 static int check(const char *backend, const tjob *t, unsigned round)
 {
     const int before = test_failures;
-    if (t->kind < 2) {
+    if (t->kind < 2 || t->kind == 6) {
         uint8_t want[64];
         unsigned wl = 0;
         EVP_Digest(t->in, t->len, want, &wl,
-                   t->kind == 0 ? EVP_sha3_256() : EVP_sha3_512(), NULL);
+                   t->kind == 1 ? EVP_sha3_512() : EVP_sha3_256(), NULL);
         TEST_CHECK(wl == t->outlen && memcmp(want, t->out, wl) == 0,
-                   "[%s] round %u: SHA3-%u of %zu bytes (split %zu)", backend,
-                   round, t->kind == 0 ? 256 : 512, t->len, t->split);
+                   "[%s] round %u: SHA3-%u of %zu bytes (split %zu, kind %d)",
+                   backend, round, t->kind == 1 ? 512 : 256, t->len, t->split,
+                   t->kind);
     } else if (t->kind < 4) {
         uint8_t want[700];
         EVP_MD_CTX *c = EVP_MD_CTX_new();
