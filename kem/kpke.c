@@ -82,7 +82,7 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
 
     /* Lines 2, 8-15: s[i] with N = i, e[i] with N = k + i; lines 3-7 for
      * row 0 of Â (entries Â[0][j] = SampleNTT(rho || j || 0)). */
-    mlkem_lanes_init(&lanes, 1);
+    mlkem_lanes_init(&lanes, 0);
     for (unsigned i = 0; i < k; i++) {
         r[i] = s_hat[i];
         r[k + i] = e[i];

@@ -29,8 +29,6 @@
 #include "common/ct.h"
 #include "keccak/keccak_lanes.h"
 
-#define SAMPLE_NTT_FIRST 3 /* blocks squeezed before the first rejection */
-
 /* ---- Job constructors ------------------------------------------------------ */
 
 static void job_bytes(mlkem_job *j, unsigned rate, uint8_t ds, uint8_t *out,
@@ -218,15 +216,9 @@ static int take_block(mlkem_lanes *e, mlkem_job *j, uint8_t *buf)
         mlkem_cleanse(buf, 64 * j->eta);
         return 1;
     default: /* MLKEM_JOB_SAMPLE_NTT: public data */
-        if (j->blocks < SAMPLE_NTT_FIRST)
-            return 0;
-        if (j->blocks == SAMPLE_NTT_FIRST)
-            j->produced = e->pk->sample_ntt_rej(
-                j->poly, 256, buf, SAMPLE_NTT_FIRST * MLKEM_SHAKE128_RATE);
-        else
-            j->produced += e->pk->sample_ntt_rej(j->poly + j->produced,
-                                                 256 - j->produced, buf,
-                                                 MLKEM_SHAKE128_RATE);
+        j->produced += e->pk->sample_ntt_rej(j->poly + j->produced,
+                                             256 - j->produced, buf,
+                                             MLKEM_SHAKE128_RATE);
         return j->produced == 256;
     }
 }
@@ -247,8 +239,7 @@ static uint8_t *block_dest(mlkem_job *j, uint8_t *buf, size_t *n)
     }
     default:
         *n = MLKEM_SHAKE128_RATE;
-        return j->blocks < SAMPLE_NTT_FIRST ? buf + j->blocks * MLKEM_SHAKE128_RATE
-                                            : buf;
+        return buf;
     }
 }
 
@@ -365,15 +356,44 @@ static void step(mlkem_lanes *e)
         e->kk->x4_permute(&e->st.x4);
     /* the permutation also scrambled the idle lanes */
     memset(e->dirty, 1, sizeof(e->dirty));
+    /* SampleNTT lanes of an x4 state: one call of the set's fused slot,
+     * which reads the blocks straight from the state */
+    unsigned rej = 0;
+    int16_t *polys[4];
+    unsigned ctr[4];
+    if (e->width == 4) {
+        for (unsigned l = 0; l < 4; l++) {
+            mlkem_job *j = e->lane[l];
+            if (j != NULL && j->kind == MLKEM_JOB_SAMPLE_NTT && j->squeezing) {
+                rej |= 1u << l;
+                polys[l] = j->poly;
+                ctr[l] = j->produced;
+            }
+        }
+        if (rej != 0) {
+            void (*x4)(const mlkem_keccak_x4 *, unsigned, int16_t *const[4],
+                       unsigned[4]) = e->pk->sample_ntt_x4;
+            (x4 != NULL ? x4 : mlkem_sample_ntt_x4_portable)(&e->st.x4, rej,
+                                                             polys, ctr);
+        }
+    }
     for (unsigned l = 0; l < e->width; l++) {
         mlkem_job *j = e->lane[l];
+        int complete;
         if (j == NULL || !j->squeezing)
             continue;
-        size_t n;
-        uint8_t *dst = block_dest(j, e->buf[l], &n);
-        lane_extract(e, l, 0, dst, n);
-        count_block(j, n);
-        if (take_block(e, j, e->buf[l])) {
+        if ((rej >> l) & 1) {
+            j->blocks++;
+            j->produced = ctr[l];
+            complete = j->produced == 256;
+        } else {
+            size_t n;
+            uint8_t *dst = block_dest(j, e->buf[l], &n);
+            lane_extract(e, l, 0, dst, n);
+            count_block(j, n);
+            complete = take_block(e, j, e->buf[l]);
+        }
+        if (complete) {
             e->lane[l] = NULL;
             job_done(e, j);
         }
@@ -414,7 +434,7 @@ void mlkem_lanes_run(mlkem_lanes *e)
 {
     const unsigned x4_min = e->kk->x4_min, x8_min = e->kk->x8_min;
 
-    e->width = e->wide_ok && x8_min != 0 && e->tail - e->head >= x8_min ? 8 : 4;
+    e->width = 4;
     state_init(e);
     for (;;) {
         unsigned busy = 0;
@@ -423,6 +443,13 @@ void mlkem_lanes_run(mlkem_lanes *e)
         const unsigned queued = e->tail - e->head;
         if (busy + queued == 0)
             break;
+        /* a batch of many streams on idle lanes: x8 states if the set
+         * prefers them and the caller allows it */
+        if (e->width == 4 && busy == 0 && e->wide_ok && x8_min != 0 &&
+            queued >= x8_min) {
+            e->width = 8;
+            state_init(e);
+        }
         if (busy + queued < x4_min) {
             /* too few for a parallel call: one job on a single state */
             unsigned l = 0;

@@ -23,15 +23,17 @@
  * (keccak/keccak_kernels.h): lanes are used only while at least x4_min of
  * them are busy (the portable set: 4, so its x4 never permutes an idle
  * lane); below that the jobs finish one by one on single-state sponges. A
- * run may start on x8 states (when the caller allows it and the set's
- * x8_min says so), moving to x4 when fewer lanes stay busy.
+ * batch of streams that starts on idle lanes may take x8 states (when the
+ * caller allows it and the set's x8_min says so), moving back to x4 when
+ * fewer lanes stay busy.
  *
  * Jobs:
  *   MLKEM_JOB_BYTES       outlen bytes of output to out (H, G, J);
  *   MLKEM_JOB_SAMPLE_NTT  SHAKE128 output through Algorithm 7's rejection
- *                         loop (kem/poly_kernels.h sample_ntt_rej) into a
- *                         polynomial: three blocks first, then one at a time
- *                         until 256 values; then ntt_pack;
+ *                         loop into a polynomial, block by block until 256
+ *                         values, then ntt_pack; on x4 states the blocks are
+ *                         read straight from the state (kem/poly_kernels.h
+ *                         sample_ntt_x4);
  *   MLKEM_JOB_CBD         64 eta bytes of PRF output through
  *                         SamplePolyCBD_eta into a polynomial.
  * A byte job can also be one piece of a longer sponge whose input arrives
@@ -103,12 +105,13 @@ struct mlkem_lanes {
     unsigned head, tail;
     int wide_ok;
     /* output blocks per lane, and [8] for a job on a single sponge */
-    uint8_t buf[9][3 * MLKEM_SHAKE128_RATE];
+    uint8_t buf[9][2 * MLKEM_SHAKE256_RATE];
 };
 
-/* An empty schedule on the installed kernel sets. wide_ok: the caller's
- * streams are many and short (no serial chain), so x8 states may be used
- * if the Keccak set prefers them for that many streams. */
+/* An empty schedule on the installed kernel sets. wide_ok: x8 states may
+ * be used for a batch of at least x8_min streams that starts while every
+ * lane is idle (the caller knows the batch is many short streams, not a
+ * chain that would drag idle x8 lanes along). */
 void mlkem_lanes_init(mlkem_lanes *e, int wide_ok);
 /* Queue a job (runs in queue order as lanes free up). At most
  * MLKEM_LANES_QUEUE jobs per run. */

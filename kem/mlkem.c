@@ -332,7 +332,7 @@ int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
     }
     /* Line 1: (K, r) = G(m || H(ek)); Algorithm 14 lines 9-17 from r. */
     after = (noise_after_g){p, &noise, jobs + 1, g + 32};
-    mlkem_lanes_init(&e, 0);
+    mlkem_lanes_init(&e, 1); /* the PRF batch starts on idle lanes */
     mlkem_job_sha3_512(&jobs[0], g, m, 32, key->h, 32);
     jobs[0].done = g_done;
     jobs[0].arg = &after;

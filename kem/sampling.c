@@ -10,15 +10,16 @@
  *
  * The streams run as jobs of kem/lanes.h, side by side on the lanes of the
  * installed Keccak set's parallel states (or on single sponges where that
- * set prefers). SampleNTT squeezes 3 SHAKE128 blocks (504 bytes, 336
- * candidates) before its first rejection pass, which is enough with
- * probability about 0.992, then one block at a time until 256 values.
+ * set prefers). SampleNTT runs the rejection loop on each SHAKE128 block
+ * as it is squeezed; three blocks (336 candidates) are enough with
+ * probability about 0.992.
  */
 #include "kem/sampling.h"
 
 #include <string.h>
 
 #include "common/bytes.h"
+#include "keccak/keccak.h"
 #include "kem/mlkem.h"
 #include "kem/poly.h"
 
@@ -73,6 +74,24 @@ unsigned mlkem_sample_ntt_rej_portable(int16_t *r, unsigned len,
             r[ctr++] = (int16_t)d2;
     }
     return ctr;
+}
+
+/* One SHAKE128 block of each listed lane through the installed set's
+ * rejection loop, the bytes read with the installed Keccak set's
+ * extract_bytes (its own layout). */
+void mlkem_sample_ntt_x4_portable(const mlkem_keccak_x4 *st, unsigned lanes,
+                                  int16_t *const r[4], unsigned ctr[4])
+{
+    const struct mlkem_poly_kernels *pk = mlkem_poly_kernels();
+    uint8_t buf[MLKEM_SHAKE128_RATE];
+
+    for (unsigned l = 0; l < 4; l++) {
+        if (!((lanes >> l) & 1))
+            continue;
+        mlkem_keccak_x4_extract_bytes(st, l, 0, buf, sizeof(buf));
+        ctr[l] += pk->sample_ntt_rej(r[l] + ctr[l], 256 - ctr[l], buf,
+                                     sizeof(buf));
+    }
 }
 
 /* ---- SampleNTT for the matrix ------------------------------------------- */

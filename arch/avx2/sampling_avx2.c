@@ -25,6 +25,7 @@
 
 #include "arch/avx2/poly_avx2.h"
 #include "arch/x86_64.h"
+#include "keccak/keccak.h"
 
 /* ---- SamplePolyCBD ------------------------------------------------------- */
 
@@ -210,7 +211,8 @@ static inline __m128i rej_control(unsigned m)
  * order at r[0..], at most len; nothing written at r[len..]. Each step
  * takes 24 bytes (16 candidates) and stores the accepted ones of each
  * half with one 16-byte store; a step whose 32-byte load would pass the end
- * of buf reads a copy, and one that could store past r[len] stores into a
+ * of buf loads the 32 bytes that end where its 24 do (or, for a 24-byte
+ * buffer, a copy), and one that could store past r[len] stores into a
  * scratch buffer and copies what fits. Lengths that are not a multiple of
  * 24 leave up to 7 candidate pairs to the portable loop.
  */
@@ -231,12 +233,17 @@ unsigned mlkem_sample_ntt_rej_avx2(int16_t *r, unsigned len,
         __m256i v;
         if (pos + 32 <= buflen) {
             v = _mm256_loadu_si256((const __m256i *)(const void *)(buf + pos));
+            v = _mm256_permute4x64_epi64(v, 0x94); /* qwords 0, 1, 1, 2 */
+        } else if (pos >= 8) { /* the 32 bytes ending at pos + 24 */
+            v = _mm256_loadu_si256((const __m256i *)(const void *)(buf + pos - 8));
+            v = _mm256_permute4x64_epi64(v, 0xe9); /* qwords 1, 2, 2, 3 */
         } else {
             uint8_t t[32] = {0};
             memcpy(t, buf + pos, 24);
             v = _mm256_loadu_si256((const __m256i *)(const void *)t);
+            v = _mm256_permute4x64_epi64(v, 0x94);
         }
-        v = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v, 0x94), spread);
+        v = _mm256_shuffle_epi8(v, spread);
         v = _mm256_blend_epi16(_mm256_and_si256(v, m12), _mm256_srli_epi16(v, 4),
                                0xaa);
         const __m256i good = _mm256_cmpgt_epi16(q, v);
@@ -267,4 +274,45 @@ unsigned mlkem_sample_ntt_rej_avx2(int16_t *r, unsigned len,
     }
     return ctr + mlkem_sample_ntt_rej_portable(r + ctr, len - ctr, buf + pos,
                                                buflen - pos);
+}
+
+/*
+ * sample_ntt_x4 (kem/poly_kernels.h) on the avx2 x4 layout (lane j of
+ * state i at s[4 j + i], arch/keccak_simd.h): the 21 rate lanes of the four
+ * states are transposed four at a time (4 x 4 blocks of 64-bit words:
+ * vpunpck{l,h}qdq, vperm2i128) into one 168-byte buffer per state, then
+ * each listed state's block goes through the rejection step above. The
+ * transposition reads the state once instead of once per state.
+ */
+void mlkem_sample_ntt_x4_avx2(const mlkem_keccak_x4 *st, unsigned lanes,
+                              int16_t *const r[4], unsigned ctr[4])
+{
+    uint64_t buf[4][24];
+    const __m256i *v = (const __m256i *)(const void *)st->s;
+
+    for (unsigned b = 0; b < 5; b++) {
+        const __m256i v0 = _mm256_load_si256(v + 4 * b);
+        const __m256i v1 = _mm256_load_si256(v + 4 * b + 1);
+        const __m256i v2 = _mm256_load_si256(v + 4 * b + 2);
+        const __m256i v3 = _mm256_load_si256(v + 4 * b + 3);
+        const __m256i t0 = _mm256_unpacklo_epi64(v0, v1);
+        const __m256i t1 = _mm256_unpackhi_epi64(v0, v1);
+        const __m256i t2 = _mm256_unpacklo_epi64(v2, v3);
+        const __m256i t3 = _mm256_unpackhi_epi64(v2, v3);
+        _mm256_storeu_si256((__m256i *)(void *)(buf[0] + 4 * b),
+                            _mm256_permute2x128_si256(t0, t2, 0x20));
+        _mm256_storeu_si256((__m256i *)(void *)(buf[1] + 4 * b),
+                            _mm256_permute2x128_si256(t1, t3, 0x20));
+        _mm256_storeu_si256((__m256i *)(void *)(buf[2] + 4 * b),
+                            _mm256_permute2x128_si256(t0, t2, 0x31));
+        _mm256_storeu_si256((__m256i *)(void *)(buf[3] + 4 * b),
+                            _mm256_permute2x128_si256(t1, t3, 0x31));
+    }
+    for (unsigned l = 0; l < 4; l++) {
+        if (!((lanes >> l) & 1))
+            continue;
+        buf[l][20] = st->s[80 + l];
+        ctr[l] += mlkem_sample_ntt_rej_avx2(r[l] + ctr[l], 256 - ctr[l],
+                                            (const uint8_t *)buf[l], 168);
+    }
 }

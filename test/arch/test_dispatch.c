@@ -4,8 +4,10 @@
  *
  * The CPU's features are read independently of dispatch.c's CPUID code,
  * from the kernel's /proc/cpuinfo flags (which the kernel also clears when
- * the OS does not enable the register state): avx2 needs avx2, bmi1, bmi2;
- * avx512 needs avx512f and avx512vl. The same binary is registered three
+ * the OS does not enable the register state): avx2 needs avx2, bmi1, bmi2,
+ * popcnt; avx512 needs avx512f and avx512vl; avx512-vbmi2 also avx512bw,
+ * avx512vbmi and avx512_vbmi2 (and its Keccak grouping differs on
+ * GenuineIntel CPUs: the vendor_id line). The same binary is registered three
  * times (test/arch/CMakeLists.txt): with no MLKEM_BACKEND, with
  * MLKEM_BACKEND=portable, and with an unknown name (ignored).
  *
@@ -67,18 +69,38 @@ static int cpu_flags_have(const char *want)
     }
     return 1;
 }
+/* 1 if /proc/cpuinfo's first "vendor_id" line names `vendor`. */
+static int cpu_vendor_is(const char *vendor)
+{
+    char line[256];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    int is = 0;
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, "vendor_id", 9) == 0) {
+            is = strstr(line, vendor) != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return is;
+}
 #endif
 
 int main(int argc, char **argv)
 {
     const char *expected = argc > 1 ? argv[1] : "best";
     const char *best = "portable";
-    int have_avx2 = 0, have_avx512 = 0;
+    int have_avx2 = 0, have_avx512 = 0, have_vbmi2 = 0;
 
 #if defined(__x86_64__)
-    have_avx2 = cpu_flags_have("avx2 bmi1 bmi2");
-    have_avx512 = cpu_flags_have("avx2 bmi1 bmi2 avx512f avx512vl");
-    if (have_avx2 < 0 || have_avx512 < 0)
+    have_avx2 = cpu_flags_have("avx2 bmi1 bmi2 popcnt");
+    have_avx512 = cpu_flags_have("avx2 bmi1 bmi2 popcnt avx512f avx512vl");
+    have_vbmi2 = cpu_flags_have("avx2 bmi1 bmi2 popcnt avx512f avx512vl "
+                                "avx512bw avx512vbmi avx512_vbmi2");
+    if (have_avx2 < 0 || have_avx512 < 0 || have_vbmi2 < 0)
         test_skip("/proc/cpuinfo has no flags line");
     {
         const unsigned f = mlkem_x86_cpu();
@@ -88,11 +110,24 @@ int main(int argc, char **argv)
         TEST_CHECK(!!(f & MLKEM_X86_AVX512) == have_avx512,
               "CPUID+XGETBV says avx512=%d, /proc/cpuinfo says %d",
               !!(f & MLKEM_X86_AVX512), have_avx512);
+        TEST_CHECK(!!(f & MLKEM_X86_VBMI2) == have_vbmi2,
+              "CPUID+XGETBV says avx512-vbmi2=%d, /proc/cpuinfo says %d",
+              !!(f & MLKEM_X86_VBMI2), have_vbmi2);
+        if (have_avx2) {
+            const int intel = cpu_vendor_is("GenuineIntel");
+            TEST_CHECK(!!(f & MLKEM_X86_INTEL) == intel,
+                  "CPUID says Intel=%d, /proc/cpuinfo says %d",
+                  !!(f & MLKEM_X86_INTEL), intel);
+        }
     }
-    best = have_avx512 ? "avx512" : have_avx2 ? "avx2" : "portable";
+    best = have_vbmi2    ? "avx512-vbmi2"
+           : have_avx512 ? "avx512"
+           : have_avx2   ? "avx2"
+                         : "portable";
 #endif
-    printf("CPU: avx2 %s, avx512 %s; best backend %s\n",
-           have_avx2 ? "yes" : "no", have_avx512 ? "yes" : "no", best);
+    printf("CPU: avx2 %s, avx512 %s, avx512-vbmi2 %s; best backend %s\n",
+           have_avx2 ? "yes" : "no", have_avx512 ? "yes" : "no",
+           have_vbmi2 ? "yes" : "no", best);
 
     /* The load-time constructor installed it (reading MLKEM_BACKEND);
      * keccak/ and kem/ must agree. */
@@ -114,6 +149,8 @@ int main(int argc, char **argv)
     TEST_CHECK(mlkem_arch_use("avx2") == have_avx2, "use avx2 != %d", have_avx2);
     TEST_CHECK(mlkem_arch_use("avx512") == have_avx512, "use avx512 != %d",
           have_avx512);
+    TEST_CHECK(mlkem_arch_use("avx512-vbmi2") == have_vbmi2,
+          "use avx512-vbmi2 != %d", have_vbmi2);
     TEST_CHECK(mlkem_arch_use("neon") == 0, "neon installable on this CPU");
     TEST_CHECK(mlkem_arch_use("bogus") == 0, "unknown name accepted");
 

@@ -487,6 +487,65 @@ static void check_sampling(const char *be, const struct mlkem_poly_kernels *k,
     }
 }
 
+/* sample_ntt_x4 on x4 states built with the backend's own Keccak set
+ * (its layout; the backend is installed, as the portable slot reads the
+ * state through the installed set): random states (many candidates >= q in
+ * some lanes), lane masks, and starting counts from 0 to 255 (so the 256
+ * cap falls inside a block); compared with the portable rejection loop on
+ * the bytes the set's extract_bytes gives, and nothing written past
+ * r[l][256]. */
+static void check_sample_x4(const char *be, const struct mlkem_arch_backend *b,
+                            test_rng *rng)
+{
+    const struct mlkem_keccak_kernels *kk = b->keccak;
+    void (*x4)(const mlkem_keccak_x4 *, unsigned, int16_t *const[4],
+               unsigned[4]) = b->poly->sample_ntt_x4;
+    if (x4 == NULL)
+        x4 = mlkem_sample_ntt_x4_portable;
+    TEST_CHECK(mlkem_arch_use(b->name), "[%s] cannot install", be);
+    for (unsigned it = 0; it < 600; it++) {
+        mlkem_keccak_x4 st;
+        int16_t got[4][256 + 16], want[4][256 + 16];
+        int16_t *gp[4], *wp[4];
+        unsigned gc[4], wc[4];
+        const unsigned lanes = it < 16 ? it : (unsigned)test_rng_below(rng, 16);
+        kk->x4_init(&st);
+        for (unsigned l = 0; l < 4; l++) {
+            uint8_t in[200];
+            test_rng_bytes(rng, in, sizeof(in));
+            if ((it + l) % 3 == 0)
+                for (unsigned i = 0; i < 200; i++)
+                    in[i] |= 0xd0;
+            kk->x4_xor_bytes(&st, l, 0, in, sizeof(in));
+        }
+        if (it % 2)
+            kk->x4_permute(&st);
+        for (unsigned l = 0; l < 4; l++) {
+            gp[l] = got[l];
+            wp[l] = want[l];
+            gc[l] = wc[l] = it < 16 ? 0 : (unsigned)test_rng_below(rng, 256);
+            for (unsigned i = 0; i < 256 + 16; i++)
+                got[l][i] = want[l][i] = 0x5a5a;
+        }
+        x4(&st, lanes, gp, gc);
+        for (unsigned l = 0; l < 4; l++) {
+            uint8_t blk[168];
+            if ((lanes >> l) & 1) {
+                kk->x4_extract_bytes(&st, l, 0, blk, sizeof(blk));
+                wc[l] += pp->sample_ntt_rej(wp[l] + wc[l], 256 - wc[l], blk,
+                                            sizeof(blk));
+            }
+            TEST_CHECK(gc[l] == wc[l], "[%s] sample_ntt_x4 lane %u count %u, "
+                       "want %u (mask %x)", be, l, gc[l], wc[l], lanes);
+            TEST_CHECK(memcmp(got[l], want[l], sizeof(int16_t) * wc[l]) == 0,
+                       "[%s] sample_ntt_x4 lane %u values", be, l);
+            for (unsigned i = 256; i < 256 + 16; i++)
+                TEST_CHECK(got[l][i] == 0x5a5a, "[%s] sample_ntt_x4 wrote "
+                           "r[%u][%u]", be, l, i);
+        }
+    }
+}
+
 int main(void)
 {
     size_t n;
@@ -512,6 +571,7 @@ int main(void)
         check_encodings(b->name, b->poly, &rng);
         check_compress_all(b->name, b->poly);
         check_sampling(b->name, b->poly, &rng);
+        check_sample_x4(b->name, b, &rng);
         printf("== backend %s: every slot %s\n", b->name,
                test_failures == f0 ? "matches portable" : "FAILS");
         tested++;
