@@ -19,8 +19,9 @@
  *               not an identity of real numbers but a fixed-point
  *               approximation; test/arch/test_slots.c checks it against the
  *               portable kernel for every x in (-q, q).
- *   d = 10, 11: the portable formula (x A_d + B) >> 19 (kem/compress.c), in
- *               32-bit lanes (vpmulld).
+ *   d = 10, 11: too fine for one such product: an estimate from
+ *               vpmulhw, corrected by one exact remainder test (see
+ *               compress_large).
  *   d = 1:      bit = [833 <= |a| <= 2496] for a in (-q, q): round(2x/q) is
  *               odd exactly for x in [q/4, 3q/4), and x and q - x agree, so
  *               the centred |a| decides; the bits are collected with
@@ -32,10 +33,11 @@
  * Bit packing of 16 d-bit values (d <= 11) into 2d bytes: vpmaddwd by (1,
  * 2^d) joins pairs into 2d-bit fields of the 32-bit lanes; a left shift of
  * the even lanes by 32 - 2d and a 64-bit right shift by the same join
- * those into 4d-bit fields of the 64-bit lanes; shifting the upper 64-bit
+ * those into 4d-bit fields of the 64-bit lanes; for even d these are whole
+ * bytes that vpshufb moves together, for odd d shifting the upper 64-bit
  * lane of each half left by 4d (across the boundary: its low part moves to
- * the lower lane with vpsrldq) joins them into 8d bits = d bytes at the
- * bottom of each 128-bit half. Unpacking goes the other way with vpshufb
+ * the lower lane with vpsrldq) joins them into 8d bits; either way d bytes
+ * at the bottom of each 128-bit half. Unpacking goes the other way with vpshufb
  * (copying the two or four bytes each value touches into its lane) and a
  * per-lane shift done as a multiplication by a power of two.
  */
@@ -60,36 +62,54 @@ static inline __m256i compress_small(__m256i a, unsigned d)
                             mask);
 }
 
-/* Compress_d of a in (-q, q) for d = 10 or 11 (32-bit lanes; the
- * unpack / pack pair restores the order). */
+/* Compress_d of a in (-q, q) for d = 10 or 11, in 16-bit lanes: with x
+ * canonical and t = 2^d x / q, A = (8x * 20158) >> 16 (20158 =
+ * floor(2^26 / q)) satisfies t - 1.4 / 2^(13-d) <= A / 2^(13-d) <= t, so
+ * c = (A + 2^(12-d)) >> (13 - d) is round(t) or round(t) - 1; the
+ * remainder r = 2^d x - c q (exact in 16 bits modulo 2^16, and in
+ * (-q/2, 3q/2)) tells which: c + 1 exactly when r > (q - 1) / 2. */
 static inline __m256i compress_large(__m256i a, unsigned d)
 {
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i mul = _mm256_set1_epi32(d == 10 ? 161271 : 322542);
-    const __m256i b = _mm256_set1_epi32(262065);
+    const __m256i v = _mm256_set1_epi16(20158);
+    const __m256i q = _mm256_set1_epi16(AVX2_Q);
+    const __m256i half = _mm256_set1_epi16((AVX2_Q - 1) / 2);
+    const __m256i rnd = _mm256_set1_epi16((int16_t)(1 << (12 - d)));
     const __m256i mask = _mm256_set1_epi16((int16_t)((1 << d) - 1));
     const __m256i x = avx2_caddq(a);
-    __m256i lo = _mm256_unpacklo_epi16(x, zero);
-    __m256i hi = _mm256_unpackhi_epi16(x, zero);
-    lo = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(lo, mul), b), 19);
-    hi = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(hi, mul), b), 19);
-    return _mm256_and_si256(_mm256_packus_epi32(lo, hi), mask);
+    const __m256i t = _mm256_mulhi_epi16(_mm256_slli_epi16(x, 3), v);
+    __m256i c = _mm256_srli_epi16(_mm256_add_epi16(t, rnd), 13 - d);
+    const __m256i r = _mm256_sub_epi16(_mm256_slli_epi16(x, d),
+                                       _mm256_mullo_epi16(c, q));
+    c = _mm256_sub_epi16(c, _mm256_cmpgt_epi16(r, half));
+    return _mm256_and_si256(c, mask);
 }
 
 /* 16 values of d bits (d <= 11, 16-bit lanes) -> d bytes at the bottom of
- * each 128-bit half (see the file comment). */
+ * each 128-bit half (see the file comment). For even d the 64-bit fields
+ * are whole bytes (d / 2 each) and one vpshufb closes the gap. */
 static inline __m256i pack_bits(__m256i t, unsigned d)
 {
     const __m256i pair = _mm256_set1_epi32((int)(1u | (1u << (16 + d))));
     const __m256i sh32 = _mm256_setr_epi32((int)(32 - 2 * d), 0, (int)(32 - 2 * d),
                                            0, (int)(32 - 2 * d), 0,
                                            (int)(32 - 2 * d), 0);
+    t = _mm256_madd_epi16(t, pair);
+    t = _mm256_srli_epi64(_mm256_sllv_epi32(t, sh32), 32 - 2 * d);
+    if (d % 2 == 0) {
+        /* bytes 0 .. d/2 - 1 of each 64-bit field, then the next field's */
+        const __m256i pick = d == 10
+            ? _mm256_setr_epi8(0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1,
+                               -1, -1, 0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1,
+                               -1, -1, -1, -1)
+            : _mm256_setr_epi8(0, 1, 8, 9, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                               -1, -1, -1, 0, 1, 8, 9, -1, -1, -1, -1, -1, -1,
+                               -1, -1, -1, -1, -1, -1);
+        return _mm256_shuffle_epi8(t, pick);
+    }
     const __m256i up = _mm256_setr_epi64x(64, (long long)(4 * d), 64,
                                           (long long)(4 * d));
     const __m256i down = _mm256_setr_epi64x(0, (long long)(64 - 4 * d), 0,
                                             (long long)(64 - 4 * d));
-    t = _mm256_madd_epi16(t, pair);
-    t = _mm256_srli_epi64(_mm256_sllv_epi32(t, sh32), 32 - 2 * d);
     return _mm256_or_si256(_mm256_srlv_epi64(t, down),
                            _mm256_bsrli_epi128(_mm256_sllv_epi64(t, up), 8));
 }
