@@ -137,8 +137,8 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
     mlkem_lanes_run(&lanes);
 
     mlkem_cleanse(g, sizeof(g));
-    mlkem_cleanse(e, sizeof(e));
-    mlkem_cleanse(s_cache, sizeof(s_cache));
+    mlkem_cleanse(e, sizeof(e[0]) * k);
+    mlkem_cleanse(s_cache, sizeof(s_cache[0]) * k);
 }
 
 /* Implements FIPS 203, Algorithm 14 (K-PKE.Encrypt), lines 9-17: y[i]
@@ -205,8 +205,10 @@ void mlkem_kpke_encrypt(const mlkem_params *p, uint8_t *c,
     mlkem_poly_reduce(v);
     mlkem_byte_encode_compress(c + 32 * p->du * k, v, p->dv);
 
-    mlkem_cleanse(n, sizeof(*n));
-    mlkem_cleanse(y_cache, sizeof(y_cache));
+    mlkem_cleanse(n->y, sizeof(n->y[0]) * k);
+    mlkem_cleanse(n->e1, sizeof(n->e1[0]) * k);
+    mlkem_cleanse(n->e2, sizeof(n->e2));
+    mlkem_cleanse(y_cache, sizeof(y_cache[0]) * k);
     mlkem_cleanse(mu, sizeof(mu));
     mlkem_cleanse(u, sizeof(u));
     mlkem_cleanse(v, sizeof(v));
@@ -242,8 +244,8 @@ void mlkem_kpke_decrypt(const mlkem_params *p, uint8_t m[32],
     /* Line 7: m = ByteEncode_1(Compress_1(w)). */
     mlkem_byte_encode_compress(m, w, 1);
 
-    mlkem_cleanse(u, sizeof(u));
-    mlkem_cleanse(u_cache, sizeof(u_cache));
+    mlkem_cleanse(u, sizeof(u[0]) * k);
+    mlkem_cleanse(u_cache, sizeof(u_cache[0]) * k);
     mlkem_cleanse(w, sizeof(w));
     mlkem_cleanse(v, sizeof(v));
 }

@@ -35,8 +35,13 @@ static void job_bytes(mlkem_job *j, unsigned rate, uint8_t ds, uint8_t *out,
                       size_t outlen, const uint8_t *in0, size_t len0,
                       const uint8_t *in1, size_t len1)
 {
-    memset(j, 0, sizeof(*j));
     j->kind = MLKEM_JOB_BYTES;
+    j->poly = NULL;
+    j->eta = 0;
+    j->resume = NULL;
+    j->save = NULL;
+    j->done = NULL;
+    j->arg = NULL;
     j->rate = rate;
     j->dsbyte = ds;
     j->out = out;
@@ -434,6 +439,8 @@ void mlkem_lanes_run(mlkem_lanes *e)
 {
     const unsigned x4_min = e->kk->x4_min, x8_min = e->kk->x8_min;
 
+    int wide_used = 0;
+
     e->width = 4;
     state_init(e);
     for (;;) {
@@ -448,6 +455,7 @@ void mlkem_lanes_run(mlkem_lanes *e)
         if (e->width == 4 && busy == 0 && e->wide_ok && x8_min != 0 &&
             queued >= x8_min) {
             e->width = 8;
+            wide_used = 1;
             state_init(e);
         }
         if (busy + queued < x4_min) {
@@ -491,6 +499,9 @@ void mlkem_lanes_run(mlkem_lanes *e)
     }
     /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
      * wipes its PRF bytes as it consumes them. */
-    mlkem_cleanse(&e->st, sizeof(e->st));
+    if (wide_used)
+        mlkem_cleanse(&e->st.x8, sizeof(e->st.x8));
+    else
+        mlkem_cleanse(&e->st.x4, sizeof(e->st.x4));
     e->head = e->tail = 0;
 }

@@ -400,7 +400,7 @@ int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
     mlkem_cleanse(mh, sizeof(mh));
     mlkem_cleanse(g, sizeof(g));
     mlkem_cleanse(kbar, sizeof(kbar));
-    mlkem_cleanse(cp, sizeof(cp));
+    mlkem_cleanse(cp, p->ct_bytes);
     return MLKEM_OK;
 }
 
