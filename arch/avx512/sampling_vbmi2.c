@@ -123,10 +123,17 @@ void mlkem_sample_ntt_x4_vbmi2(const mlkem_keccak_x4 *st, unsigned lanes,
                                int16_t *const r[4], unsigned ctr[4])
 {
     const uint64_t *s = st->s;
-    /* words 0 .. 95 (lanes j = 0 .. 23 of the four states; 96 <= 100) */
+    /* words 0 .. 95 (lanes j = 0 .. 23 of the four states; 96 <= 100),
+     * read as the 256-bit halves the permutation has just stored (a 512-bit
+     * load over two 256-bit stores cannot be forwarded and would wait for
+     * both to reach the cache) */
     __m512i z[12];
     for (unsigned m = 0; m < 12; m++)
-        z[m] = _mm512_load_si512((const void *)(s + 8 * m));
+        z[m] = _mm512_inserti64x4(
+            _mm512_castsi256_si512(
+                _mm256_load_si256((const __m256i *)(const void *)(s + 8 * m))),
+            _mm256_load_si256((const __m256i *)(const void *)(s + 8 * m + 4)),
+            1);
     const __m512i i0 = spread(0), i48 = spread(48), i32 = spread(32),
                   i16 = spread(16);
 
