@@ -197,7 +197,9 @@ static const struct mlkem_arch_backend backend_avx512 = {
     .keccak = &keccak_avx512,
     .poly = &poly_avx512,
 };
-/* Two tables under one name: exactly one is runnable on any CPU. */
+/* One name, two Keccak groupings: the table listed (and tested by the
+ * suites on any CPU) and its Intel twin, which tuned() substitutes on a
+ * GenuineIntel CPU when the backend is installed. */
 static const struct mlkem_arch_backend backend_avx512_vbmi2 = {
     .name = "avx512-vbmi2",
     .keccak = &keccak_avx512_vbmi2,
@@ -213,7 +215,6 @@ static const struct mlkem_arch_backend backend_avx512_vbmi2_intel = {
 /* Best first; the last entry (portable) runs everywhere. */
 static const struct mlkem_arch_backend *const backends[] = {
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
-    &backend_avx512_vbmi2_intel,
     &backend_avx512_vbmi2,
     &backend_avx512,
 #endif
@@ -234,10 +235,8 @@ int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
 {
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
     const unsigned f = mlkem_x86_cpu();
-    if (b == &backend_avx512_vbmi2_intel)
-        return (f & MLKEM_X86_VBMI2) && (f & MLKEM_X86_INTEL);
-    if (b == &backend_avx512_vbmi2)
-        return (f & MLKEM_X86_VBMI2) && !(f & MLKEM_X86_INTEL);
+    if (b == &backend_avx512_vbmi2 || b == &backend_avx512_vbmi2_intel)
+        return (f & MLKEM_X86_VBMI2) != 0;
     if (b == &backend_avx512)
         return (f & MLKEM_X86_AVX512) != 0;
 #endif
@@ -248,12 +247,23 @@ int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
     return b == &backend_portable;
 }
 
+/* The table to install for a listed backend on this CPU (the vendor's
+ * grouping, see above). */
+static const struct mlkem_arch_backend *tuned(const struct mlkem_arch_backend *b)
+{
+#if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
+    if (b == &backend_avx512_vbmi2 && (mlkem_x86_cpu() & MLKEM_X86_INTEL))
+        return &backend_avx512_vbmi2_intel;
+#endif
+    return b;
+}
+
 static const struct mlkem_arch_backend *by_name(const char *name)
 {
     for (size_t i = 0; i < NBACKENDS; i++)
         if (strcmp(backends[i]->name, name) == 0 &&
             mlkem_arch_runnable(backends[i]))
-            return backends[i];
+            return tuned(backends[i]);
     return NULL;
 }
 
@@ -266,7 +276,7 @@ const struct mlkem_arch_backend *mlkem_arch_detect(void)
         return b;
     for (size_t i = 0; i < NBACKENDS; i++)
         if (mlkem_arch_runnable(backends[i]))
-            return backends[i];
+            return tuned(backends[i]);
     return &backend_portable;
 }
 

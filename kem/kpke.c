@@ -39,6 +39,103 @@ static void keygen_row(unsigned k, unsigned i, uint8_t *ek_pke,
     mlkem_byte_encode_12(ek_pke + 384 * i, t_hat[i]);
 }
 
+/* The state of keygen's schedule: which streams are done, which rows of
+ * t_hat are encoded, and how far H(ek_pke) has got. */
+typedef struct {
+    const mlkem_params *p;
+    uint8_t *ek;                  /* ek_pke, filled row by row */
+    uint8_t *h;
+    int16_t (*t_hat)[256];
+    int16_t (*s_hat)[256];
+    int16_t (*at_hat)[256];
+    int16_t (*e)[256];
+    int16_t (*s_cache)[128];
+    const uint8_t *rho;
+    unsigned entries[MLKEM_MAX_K]; /* SampleNTT streams done, per row of Â */
+    unsigned prf;                 /* PRF streams done */
+    unsigned rows;                /* rows of t_hat encoded */
+    size_t avail;                 /* bytes of ek_pke ready */
+    size_t hashed;                /* bytes of ek_pke absorbed into hctx */
+    size_t pending;               /* bytes the running H instalment adds */
+    int h_busy;                   /* an H job is queued or running */
+    unsigned hcur;                /* hctx[hcur]: the state after `hashed` */
+    mlkem_keccak_ctx hctx[2];
+    mlkem_job hjob[2];
+} keygen_schedule;
+
+static void keygen_progress(mlkem_lanes *e, keygen_schedule *ks);
+
+static void keygen_stream_done(mlkem_lanes *e, mlkem_job *j)
+{
+    keygen_schedule *ks = (keygen_schedule *)j->arg;
+    if (j->kind == MLKEM_JOB_SAMPLE_NTT)
+        ks->entries[j->suffix[1]]++; /* SampleNTT(rho || j || i): row i */
+    else
+        ks->prf++;
+    keygen_progress(e, ks);
+}
+
+static void keygen_h_done(mlkem_lanes *e, mlkem_job *j)
+{
+    keygen_schedule *ks = (keygen_schedule *)j->arg;
+    ks->hashed += ks->pending;
+    ks->hcur ^= 1;
+    ks->h_busy = 0;
+    keygen_progress(e, ks);
+}
+
+/* Called whenever a stream finishes: lines 16-17 once the PRF streams are
+ * in, lines 18-19 for every row of Â that is complete (in order), and the
+ * next piece of H(ek_pke) over the whole blocks that are ready, queued
+ * ahead of the waiting SampleNTT streams (the last piece pads and outputs
+ * once all of ek_pke is there). */
+static void keygen_progress(mlkem_lanes *e, keygen_schedule *ks)
+{
+    const mlkem_params *p = ks->p;
+    const unsigned k = p->k;
+
+    if (ks->prf == 2 * k) {
+        /* Lines 16-17, and s_hat's multiplication cache for the k rows. */
+        mlkem_polyvec_ntt(ks->s_hat, k);
+        mlkem_polyvec_ntt(ks->e, k);
+        mlkem_polyvec_mulcache(ks->s_cache, (const int16_t(*)[256])ks->s_hat,
+                               k);
+        ks->prf++; /* done once */
+    }
+    while (ks->prf > 2 * k && ks->rows < k && ks->entries[ks->rows] == k) {
+        keygen_row(k, ks->rows, ks->ek, ks->t_hat,
+                   (const int16_t(*)[256])ks->s_hat,
+                   (const int16_t(*)[128])ks->s_cache,
+                   (const int16_t(*)[256])ks->at_hat, ks->e[ks->rows]);
+        ks->rows++;
+        ks->avail = 384 * (size_t)ks->rows;
+        if (ks->rows == k) {
+            memcpy(ks->ek + 384 * k, ks->rho, 32);
+            ks->avail = p->ek_bytes;
+        }
+    }
+    if (ks->h_busy)
+        return;
+    mlkem_job *hj = &ks->hjob[ks->hcur];
+    const mlkem_keccak_ctx *from = ks->hashed != 0 ? &ks->hctx[ks->hcur] : NULL;
+    if (ks->avail == p->ek_bytes) {
+        mlkem_job_sha3_256(hj, ks->h, ks->ek + ks->hashed,
+                           p->ek_bytes - ks->hashed, NULL, 0);
+        hj->resume = from;
+        ks->h_busy = 1; /* the last piece: nothing follows */
+        mlkem_lanes_push_front(e, hj);
+    } else if (ks->avail - ks->hashed >= MLKEM_SHA3_256_RATE) {
+        const size_t n = ks->avail - ks->hashed;
+        ks->pending = n - n % MLKEM_SHA3_256_RATE;
+        mlkem_job_absorb(hj, &ks->hctx[ks->hcur ^ 1], from,
+                         MLKEM_SHA3_256_RATE, ks->ek + ks->hashed, n);
+        hj->done = keygen_h_done;
+        hj->arg = ks;
+        ks->h_busy = 1;
+        mlkem_lanes_push_front(e, hj);
+    }
+}
+
 /*
  * Implements FIPS 203, Algorithm 13 (K-PKE.KeyGen), lines 1-20, and also
  * returns H(ek_pke) (ML-KEM's H(ek), Algorithm 16 line 3), computed as
@@ -48,12 +145,13 @@ static void keygen_row(unsigned k, unsigned i, uint8_t *ek_pke,
  * outputs are the expanded t_hat, s_hat (in [0, q)) plus ek_pke; dk_pke =
  * ByteEncode_12(s_hat) (line 20) is left to the caller, who encodes it only
  * when asked.
- * Order of work (kem/lanes.h schedules): G; the PRF streams of lines 8-15
- * with the SampleNTT streams of row 0 of Â; then for each further row i,
- * its SampleNTT streams beside the whole SHA3-256 blocks of ek_pke that
- * rows 0 .. i - 1 have produced; the last blocks of H(ek_pke) after row
- * k - 1. So H's serial chain of blocks mostly shares parallel calls with
- * the matrix instead of running after it.
+ * Order of work: G; then one schedule (kem/lanes.h) of the k^2 SampleNTT
+ * streams of lines 3-7 (row 0 of Â first) and the 2k PRF streams of lines
+ * 8-15, in which each finished stream may complete a row of Â, whose row
+ * of t_hat (lines 16-19) is then computed at once, and each row of ek_pke
+ * lets SHA3-256 absorb its whole blocks in a lane beside the SampleNTT
+ * streams still running (keygen_progress). So most of H's serial chain
+ * shares parallel calls with the matrix instead of running after it.
  */
 void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
                        int16_t (*t_hat)[256], int16_t (*s_hat)[256],
@@ -67,10 +165,9 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
     int16_t s_cache[MLKEM_MAX_K][128];
     int16_t *r[2 * MLKEM_MAX_K];
     unsigned eta[2 * MLKEM_MAX_K];
-    mlkem_keccak_ctx hctx[2];
-    size_t hashed = 0; /* bytes of ek_pke in hctx */
+    keygen_schedule ks;
     mlkem_lanes lanes;
-    mlkem_job jobs[1 + MLKEM_MAX_K + 2 * MLKEM_MAX_K];
+    mlkem_job jobs[MLKEM_MAX_K * MLKEM_MAX_K + 2 * MLKEM_MAX_K];
 
     /* Line 1: (rho, sigma) = G(d || k), k as one byte (FIPS 203 final). */
     mlkem_lanes_init(&lanes, 0);
@@ -80,65 +177,52 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
     memcpy(rho, g, 32);
     MLKEM_CT_DECLASSIFY(rho, 32); /* public: part of ek */
 
-    /* Lines 2, 8-15: s[i] with N = i, e[i] with N = k + i; lines 3-7 for
-     * row 0 of Â (entries Â[0][j] = SampleNTT(rho || j || 0)). */
+    memset(&ks, 0, sizeof(ks));
+    ks.p = p;
+    ks.ek = ek_pke;
+    ks.h = h;
+    ks.t_hat = t_hat;
+    ks.s_hat = s_hat;
+    ks.at_hat = at_hat;
+    ks.e = e;
+    ks.s_cache = s_cache;
+    ks.rho = rho;
+
+    /* Lines 3-7, row 0 of Â first (entries Â[i][j] = SampleNTT(rho || j ||
+     * i) at at_hat[j * k + i]); lines 2, 8-15 (s[i] with N = i, e[i] with N
+     * = k + i) right after it: the PRF streams, shorter, fill the lanes the
+     * row leaves; then rows 1 .. k - 1. */
     mlkem_lanes_init(&lanes, 0);
+    for (unsigned j = 0; j < k; j++)
+        mlkem_job_sample_ntt(&jobs[j], at_hat[j * k], rho, (uint8_t)j, 0);
     for (unsigned i = 0; i < k; i++) {
         r[i] = s_hat[i];
         r[k + i] = e[i];
         eta[i] = eta[k + i] = p->eta1;
     }
-    mlkem_sample_poly_cbd_jobs(&lanes, jobs + k, r, eta, 2 * k, g + 32, 0);
-    for (unsigned j = 0; j < k; j++) {
-        mlkem_job_sample_ntt(&jobs[j], at_hat[j * k], rho, (uint8_t)j, 0);
+    for (unsigned j = 0; j < k; j++)
         mlkem_lanes_push(&lanes, &jobs[j]);
+    mlkem_sample_poly_cbd_jobs(&lanes, jobs + k, r, eta, 2 * k, g + 32, 0);
+    for (unsigned i = 1; i < k; i++)
+        for (unsigned j = 0; j < k; j++) {
+            mlkem_job *jb = &jobs[3 * k + (i - 1) * k + j];
+            mlkem_job_sample_ntt(jb, at_hat[j * k + i], rho, (uint8_t)j,
+                                 (uint8_t)i);
+            mlkem_lanes_push(&lanes, jb);
+        }
+    for (unsigned i = 0; i < k * k + 2 * k; i++) {
+        jobs[i].done = keygen_stream_done;
+        jobs[i].arg = &ks;
     }
     mlkem_lanes_run(&lanes);
 
-    /* Lines 16-17, and s_hat's multiplication cache for the k rows. */
-    mlkem_polyvec_ntt(s_hat, k);
-    mlkem_polyvec_ntt(e, k);
-    mlkem_polyvec_mulcache(s_cache, (const int16_t(*)[256])s_hat, k);
-
-    /* Lines 18-19 row by row; row i + 1 of Â is sampled beside the hash of
-     * what rows 0 .. i encoded. */
-    mlkem_sha3_256_init(&hctx[0]);
-    for (unsigned i = 0; i < k; i++) {
-        keygen_row(k, i, ek_pke, t_hat, (const int16_t(*)[256])s_hat,
-                   (const int16_t(*)[128])s_cache,
-                   (const int16_t(*)[256])at_hat, e[i]);
-        if (i + 1 == k)
-            break;
-        mlkem_lanes_init(&lanes, 0);
-        mlkem_job_absorb(&jobs[k], &hctx[(i + 1) % 2], &hctx[i % 2],
-                         MLKEM_SHA3_256_RATE, ek_pke + hashed,
-                         384 * (i + 1) - hashed);
-        mlkem_lanes_push(&lanes, &jobs[k]);
-        for (unsigned j = 0; j < k; j++) {
-            mlkem_job_sample_ntt(&jobs[j], at_hat[j * k + i + 1], rho,
-                                 (uint8_t)j, (uint8_t)(i + 1));
-            mlkem_lanes_push(&lanes, &jobs[j]);
-        }
-        mlkem_lanes_run(&lanes);
-        hashed += (384 * (i + 1) - hashed) / MLKEM_SHA3_256_RATE *
-                  MLKEM_SHA3_256_RATE;
-    }
     for (unsigned i = 0; i < k; i++)
         mlkem_poly_normalize(s_hat[i]);
-
-    /* Line 19: ek_pke = ByteEncode_12(t_hat) || rho; the rest of
-     * H(ek_pke). */
-    memcpy(ek_pke + 384 * k, rho, 32);
-    mlkem_lanes_init(&lanes, 0);
-    mlkem_job_sha3_256(&jobs[0], h, ek_pke + hashed, p->ek_bytes - hashed,
-                       NULL, 0);
-    jobs[0].resume = &hctx[(k - 1) % 2];
-    mlkem_lanes_push(&lanes, &jobs[0]);
-    mlkem_lanes_run(&lanes);
 
     mlkem_cleanse(g, sizeof(g));
     mlkem_cleanse(e, sizeof(e[0]) * k);
     mlkem_cleanse(s_cache, sizeof(s_cache[0]) * k);
+    mlkem_cleanse(&ks, sizeof(ks));
 }
 
 /* Implements FIPS 203, Algorithm 14 (K-PKE.Encrypt), lines 9-17: y[i]

@@ -198,6 +198,24 @@ void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j)
     e->queue[e->tail++] = j;
 }
 
+void mlkem_lanes_push_front(mlkem_lanes *e, mlkem_job *j)
+{
+    if (e->head == 0 && e->tail == MLKEM_LANES_QUEUE) {
+        mlkem_lanes_push(e, j); /* runs it at once, on a single state */
+        return;
+    }
+    j->absorbed = 0;
+    j->produced = 0;
+    j->blocks = 0;
+    j->squeezing = 0;
+    if (e->head == 0) {
+        memmove(e->queue + 1, e->queue, (e->tail - e->head) * sizeof(e->queue[0]));
+        e->tail++;
+        e->head++;
+    }
+    e->queue[--e->head] = j;
+}
+
 static void job_done(mlkem_lanes *e, mlkem_job *j)
 {
     if (j->kind == MLKEM_JOB_SAMPLE_NTT)

@@ -116,6 +116,9 @@ void mlkem_lanes_init(mlkem_lanes *e, int wide_ok);
 /* Queue a job (runs in queue order as lanes free up). At most
  * MLKEM_LANES_QUEUE jobs per run. */
 void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j);
+/* Queue a job ahead of every waiting one (a serial chain's next piece,
+ * which should not wait behind short streams). */
+void mlkem_lanes_push_front(mlkem_lanes *e, mlkem_job *j);
 /* Run until every queued job (including those pushed by done callbacks)
  * is complete; wipes the states and buffers. */
 void mlkem_lanes_run(mlkem_lanes *e);

@@ -151,6 +151,16 @@ int main(int argc, char **argv)
           have_avx512);
     TEST_CHECK(mlkem_arch_use("avx512-vbmi2") == have_vbmi2,
           "use avx512-vbmi2 != %d", have_vbmi2);
+#if defined(__x86_64__)
+    /* avx512-vbmi2's Keccak grouping follows the vendor (arch/dispatch.c:
+     * x8 for batches of five or more streams on GenuineIntel only). */
+    if (have_vbmi2) {
+        const int intel = cpu_vendor_is("GenuineIntel");
+        TEST_CHECK(mlkem_keccak_kernels()->x8_min == (intel ? 5 : 0),
+              "avx512-vbmi2 on %s: x8_min %u", intel ? "Intel" : "non-Intel",
+              mlkem_keccak_kernels()->x8_min);
+    }
+#endif
     TEST_CHECK(mlkem_arch_use("neon") == 0, "neon installable on this CPU");
     TEST_CHECK(mlkem_arch_use("bogus") == 0, "unknown name accepted");
 
