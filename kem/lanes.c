@@ -149,9 +149,9 @@ static void clear_idle(mlkem_lanes *e)
     for (unsigned l = 0; l < e->width; l++)
         if (e->lane[l] != NULL) {
             lane_xor(e, l, 0, t[l], 200);
+            mlkem_cleanse(t[l], 200);
             e->dirty[l] = 1;
         }
-    mlkem_cleanse(t, sizeof(t));
 }
 
 /* XOR n input bytes of j, from its current position, at byte off. */
