@@ -224,9 +224,10 @@ static void job_done(mlkem_lanes *e, mlkem_job *j)
         j->done(e, j);
 }
 
-/* Output block handling shared by lanes and single sponges: `blk` holds
- * the new block (rate bytes, or what is left of the output) at its place
- * in buf. Returns 1 when the job's output is complete. */
+/* After a new output block was written where block_dest said (shared by
+ * lanes and single sponges): CBD consumes its buffer once complete,
+ * SampleNTT runs the rejection step on the block. Returns 1 when the
+ * job's output is complete. */
 static int take_block(mlkem_lanes *e, mlkem_job *j, uint8_t *buf)
 {
     switch (j->kind) {
@@ -458,6 +459,11 @@ void mlkem_lanes_run(mlkem_lanes *e)
     const unsigned x4_min = e->kk->x4_min, x8_min = e->kk->x8_min;
 
     int wide_used = 0;
+    /* The portable set's x4 and x8 calls are four and eight single
+     * permutations in turn (keccak/keccak_kernels.h): lanes would only add
+     * copying, so its jobs run on single sponges one after the other (the
+     * same permutations; test_perms.c counts them). */
+    const int single_only = e->kk == &mlkem_keccak_kernels_portable;
 
     e->width = 4;
     state_init(e);
@@ -476,7 +482,7 @@ void mlkem_lanes_run(mlkem_lanes *e)
             wide_used = 1;
             state_init(e);
         }
-        if (busy + queued < x4_min) {
+        if (busy + queued < x4_min || single_only) {
             /* too few for a parallel call: one job on a single state */
             unsigned l = 0;
             while (l < e->width && e->lane[l] == NULL)
