@@ -64,10 +64,15 @@ unsigned mlkem_x86_cpu(void)
     unsigned a, b, c, d, f = 0;
     uint64_t xcr0;
 
+    /* Leaf 0: the vendor string in EBX, EDX, ECX ("Genu" "ineI" "ntel"). */
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    if (b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu)
+        f |= MLKEM_X86_INTEL;
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
-    /* ECX bit 27 OSXSAVE (XGETBV usable), bit 28 AVX. */
-    if (!(c & (1u << 27)) || !(c & (1u << 28)))
+    /* ECX bit 27 OSXSAVE (XGETBV usable), bit 28 AVX, bit 23 POPCNT. */
+    if (!(c & (1u << 27)) || !(c & (1u << 28)) || !(c & (1u << 23)))
         return 0;
     xcr0 = xgetbv0();
     if ((xcr0 & 0x6) != 0x6) /* SSE and AVX (YMM) state */
@@ -82,23 +87,28 @@ unsigned mlkem_x86_cpu(void)
     if ((f & MLKEM_X86_AVX2) && (b & (1u << 16)) && (b & (1u << 31)) &&
         (xcr0 & 0xe0) == 0xe0)
         f |= MLKEM_X86_AVX512;
+    /* EBX bit 30 AVX512BW; ECX bit 1 AVX512_VBMI, bit 6 AVX512_VBMI2. */
+    if ((f & MLKEM_X86_AVX512) && (b & (1u << 30)) && (c & (1u << 1)) &&
+        (c & (1u << 6)))
+        f |= MLKEM_X86_VBMI2;
+    if (!(f & MLKEM_X86_AVX2))
+        f = 0; /* the vendor alone chooses nothing */
     return f;
 }
 
-/* The polynomial slots both x86 backends share: arch/avx2/poly_avx2.c (the
- * NTT template compiled with -mavx2), the portable rest. */
+/* The polynomial slots both x86 backends share: arch/avx2/ (AVX2
+ * intrinsics, the avx2 NTT-domain order), the portable rest. */
 #define X86_POLY_SLOTS                                                        \
     .ntt = mlkem_ntt_avx2, .ntt_inv = mlkem_ntt_inv_avx2,                     \
-    .ntt_pack = mlkem_ntt_pack_portable, .mulcache = mlkem_mulcache_avx2,     \
+    .ntt_pack = mlkem_ntt_pack_avx2, .mulcache = mlkem_mulcache_avx2,         \
     .multiply_ntts_acc = mlkem_multiply_ntts_acc_avx2,                        \
-    .poly_reduce = mlkem_poly_reduce_portable,                                \
-    .poly_tomont = mlkem_poly_tomont_portable,                                \
-    .byte_encode_12 = mlkem_byte_encode_12_portable,                          \
-    .byte_decode_12 = mlkem_byte_decode_12_portable,                          \
-    .byte_encode_compress = mlkem_byte_encode_compress_portable,              \
-    .decompress_byte_decode = mlkem_decompress_byte_decode_portable,          \
-    .sample_poly_cbd = mlkem_sample_poly_cbd_portable,                        \
-    .sample_ntt_rej = mlkem_sample_ntt_rej_portable
+    .poly_reduce = mlkem_poly_reduce_avx2,                                    \
+    .poly_tomont = mlkem_poly_tomont_avx2,                                    \
+    .byte_encode_12 = mlkem_byte_encode_12_avx2,                              \
+    .byte_decode_12 = mlkem_byte_decode_12_avx2,                              \
+    .byte_encode_compress = mlkem_byte_encode_compress_avx2,                  \
+    .decompress_byte_decode = mlkem_decompress_byte_decode_avx2,              \
+    .sample_poly_cbd = mlkem_sample_poly_cbd_avx2
 #endif
 
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
@@ -124,6 +134,8 @@ static const struct mlkem_keccak_kernels keccak_avx2 = {
 static const struct mlkem_poly_kernels poly_avx2 = {
     .name = "avx2",
     X86_POLY_SLOTS,
+    .sample_ntt_rej = mlkem_sample_ntt_rej_avx2,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_avx2,
 };
 static const struct mlkem_arch_backend backend_avx2 = {
     .name = "avx2",
@@ -133,35 +145,82 @@ static const struct mlkem_arch_backend backend_avx2 = {
 #endif
 
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
-/* The x4 layout is avx2's (same byte functions), permuted with AVX-512VL.
- * ML-KEM's streams stay in 256-bit registers (x8_min 0): on an AVX-512
- * Xeon the 512-bit x8 permutation (875 ticks) saved only ~290 ticks over
- * two 256-bit x4 ones (581 each), about 0.1% of a TLS handshake, while
- * 512-bit instructions can lower an Intel core's clock for all the code
- * around them. The x8 slots still hold the 512-bit kernel, tested with the
- * rest (mlkem_keccak_x8_* callers get it). */
-static const struct mlkem_keccak_kernels keccak_avx512 = {
-    .name = "avx512",
-    .f1600 = mlkem_keccak_f1600_bmi,
-    .x4_init = mlkem_keccak_x4_init_portable,
-    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
-    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
-    .x4_permute = mlkem_keccak_x4_permute_avx512,
-    .x8_init = mlkem_keccak_x8_init_portable,
-    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx512,
-    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx512,
-    .x8_permute = mlkem_keccak_x8_permute_avx512,
-    .x4_min = 2,
-    .x8_min = 0,
-};
+/*
+ * The AVX-512 backends' Keccak: the x4 layout is avx2's (same byte
+ * functions), permuted with AVX-512VL on 256-bit registers; the x8 slots
+ * hold the 512-bit kernel. Grouping, from measurements:
+ *   - x4_min 1: one x4 VL call (about 580-600 ticks on the Zen 4 and the
+ *     Emerald Rapids Xeon of the project's notes) is faster than any single
+ *     state (BMI, about 660 on Zen 4, 1200-1400 on the Xeon), so even a
+ *     lone stream (G, the tail of H(ek)) takes a lane;
+ *   - x8: on Zen 4 a 512-bit x8 call costs two x4 calls (1050 vs 2 x 583:
+ *     512-bit operations are double-pumped), so never (x8_min 0). On the
+ *     Xeon it costs 1.5 x4 calls (853-952 vs 568-747), 1.6x cheaper per
+ *     state, but an x4 call has the lower latency, and after the
+ *     scheduling of kem/lanes.c ML-KEM's operations are chains of
+ *     dependent blocks (H(ek), J, G -> PRF) with at most four or five
+ *     streams in flight. The one place with eight or more independent
+ *     blocks at once is encapsulation's PRF batch (2k + 1 streams released
+ *     by G, before which the lanes are idle): one x8 call instead of two x4
+ *     calls there. So the Intel table (avx512-vbmi2 on a GenuineIntel CPU,
+ *     Ice Lake and later, which the Xeon is) takes x8 for a batch of five
+ *     or more streams that starts on idle lanes (x8_min 5) and everything
+ *     else on x4; AMD keeps x8_min 0. Without VBMI2 (Skylake-SP, Cascade
+ *     Lake: nothing measured, and their 512-bit instructions lower the
+ *     clock of the whole core more than later cores do) x8_min stays 0.
+ */
+#define X86_KECCAK_AVX512(nm, x8min)                                          \
+    {                                                                         \
+        .name = nm, .f1600 = mlkem_keccak_f1600_bmi,                          \
+        .x4_init = mlkem_keccak_x4_init_portable,                             \
+        .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,                       \
+        .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,               \
+        .x4_permute = mlkem_keccak_x4_permute_avx512,                         \
+        .x8_init = mlkem_keccak_x8_init_portable,                             \
+        .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx512,                     \
+        .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx512,             \
+        .x8_permute = mlkem_keccak_x8_permute_avx512, .x4_min = 1,            \
+        .x8_min = (x8min),                                                    \
+    }
+static const struct mlkem_keccak_kernels keccak_avx512 =
+    X86_KECCAK_AVX512("avx512", 0);
+static const struct mlkem_keccak_kernels keccak_avx512_vbmi2 =
+    X86_KECCAK_AVX512("avx512-vbmi2", 0);
+static const struct mlkem_keccak_kernels keccak_avx512_vbmi2_intel =
+    X86_KECCAK_AVX512("avx512-vbmi2", 5);
+
+/* avx512: the avx2 polynomial slots. avx512-vbmi2: SampleNTT with
+ * vpermb / vpcompressw, fused with the x4 state (arch/avx512/
+ * sampling_vbmi2.c). */
 static const struct mlkem_poly_kernels poly_avx512 = {
     .name = "avx512",
     X86_POLY_SLOTS,
+    .sample_ntt_rej = mlkem_sample_ntt_rej_avx2,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_avx2,
+};
+static const struct mlkem_poly_kernels poly_avx512_vbmi2 = {
+    .name = "avx512-vbmi2",
+    X86_POLY_SLOTS,
+    .sample_ntt_rej = mlkem_sample_ntt_rej_vbmi2,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_vbmi2,
 };
 static const struct mlkem_arch_backend backend_avx512 = {
     .name = "avx512",
     .keccak = &keccak_avx512,
     .poly = &poly_avx512,
+};
+/* One name, two Keccak groupings: the table listed (and tested by the
+ * suites on any CPU) and its Intel twin, which tuned() substitutes on a
+ * GenuineIntel CPU when the backend is installed. */
+static const struct mlkem_arch_backend backend_avx512_vbmi2 = {
+    .name = "avx512-vbmi2",
+    .keccak = &keccak_avx512_vbmi2,
+    .poly = &poly_avx512_vbmi2,
+};
+static const struct mlkem_arch_backend backend_avx512_vbmi2_intel = {
+    .name = "avx512-vbmi2",
+    .keccak = &keccak_avx512_vbmi2_intel,
+    .poly = &poly_avx512_vbmi2,
 };
 #endif
 
@@ -270,6 +329,7 @@ static const struct mlkem_arch_backend backend_neon_sha3 = {
 /* Best first; the last entry (portable) runs everywhere. */
 static const struct mlkem_arch_backend *const backends[] = {
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
+    &backend_avx512_vbmi2,
     &backend_avx512,
 #endif
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
@@ -292,8 +352,11 @@ const struct mlkem_arch_backend *const *mlkem_arch_backends(size_t *n)
 int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
 {
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
+    const unsigned f = mlkem_x86_cpu();
+    if (b == &backend_avx512_vbmi2 || b == &backend_avx512_vbmi2_intel)
+        return (f & MLKEM_X86_VBMI2) != 0;
     if (b == &backend_avx512)
-        return (mlkem_x86_cpu() & MLKEM_X86_AVX512) != 0;
+        return (f & MLKEM_X86_AVX512) != 0;
 #endif
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
     if (b == &backend_avx2)
@@ -308,12 +371,23 @@ int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
     return b == &backend_portable;
 }
 
+/* The table to install for a listed backend on this CPU (the vendor's
+ * grouping, see above). */
+static const struct mlkem_arch_backend *tuned(const struct mlkem_arch_backend *b)
+{
+#if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
+    if (b == &backend_avx512_vbmi2 && (mlkem_x86_cpu() & MLKEM_X86_INTEL))
+        return &backend_avx512_vbmi2_intel;
+#endif
+    return b;
+}
+
 static const struct mlkem_arch_backend *by_name(const char *name)
 {
     for (size_t i = 0; i < NBACKENDS; i++)
         if (strcmp(backends[i]->name, name) == 0 &&
             mlkem_arch_runnable(backends[i]))
-            return backends[i];
+            return tuned(backends[i]);
     return NULL;
 }
 
@@ -326,7 +400,7 @@ const struct mlkem_arch_backend *mlkem_arch_detect(void)
         return b;
     for (size_t i = 0; i < NBACKENDS; i++)
         if (mlkem_arch_runnable(backends[i]))
-            return backends[i];
+            return tuned(backends[i]);
     return &backend_portable;
 }
 

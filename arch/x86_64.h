@@ -18,17 +18,37 @@
 
 /* Usable features: CPUID says the CPU has them and XCR0 (XGETBV) says the
  * OS saves the register state they need. */
-#define MLKEM_X86_AVX2 0x1u      /* AVX2 + BMI1 + BMI2, YMM state */
+#define MLKEM_X86_AVX2 0x1u      /* AVX2 + BMI1 + BMI2 + POPCNT, YMM state */
 #define MLKEM_X86_AVX512 0x2u    /* AVX-512 F + VL, ZMM + opmask state */
+#define MLKEM_X86_VBMI2 0x4u     /* AVX512 + BW + VBMI + VBMI2 */
+#define MLKEM_X86_INTEL 0x8u     /* vendor GenuineIntel (a tuning choice) */
 unsigned mlkem_x86_cpu(void);
 
-/* arch/avx2/poly_avx2.c: kem/ntt_template.h compiled with -mavx2. */
+/* arch/avx2/ntt_avx2.c: the NTT-domain kernels in the avx2 set order
+ * (arch/avx2/poly_avx2.h) and the element-wise reductions. */
 void mlkem_ntt_avx2(int16_t r[256]);
 void mlkem_ntt_inv_avx2(int16_t r[256]);
+void mlkem_ntt_pack_avx2(int16_t r[256]);
 void mlkem_mulcache_avx2(int16_t c[128], const int16_t b[256]);
 void mlkem_multiply_ntts_acc_avx2(int16_t r[256], const int16_t *a,
                                   const int16_t *b, const int16_t *bc,
                                   unsigned k);
+void mlkem_poly_reduce_avx2(int16_t r[256]);
+void mlkem_poly_tomont_avx2(int16_t r[256]);
+void mlkem_byte_encode_12_avx2(uint8_t out[384], const int16_t a[256]);
+uint32_t mlkem_byte_decode_12_avx2(int16_t r[256], const uint8_t in[384]);
+
+/* arch/avx2/compress_avx2.c, arch/avx2/sampling_avx2.c. */
+void mlkem_byte_encode_compress_avx2(uint8_t *out, const int16_t a[256],
+                                     unsigned d);
+void mlkem_decompress_byte_decode_avx2(int16_t r[256], const uint8_t *in,
+                                       unsigned d);
+void mlkem_sample_poly_cbd_avx2(int16_t r[256], const uint8_t *buf,
+                                unsigned eta);
+unsigned mlkem_sample_ntt_rej_avx2(int16_t *r, unsigned len,
+                                   const uint8_t *buf, size_t buflen);
+void mlkem_sample_ntt_x4_avx2(const mlkem_keccak_x4 *st, unsigned lanes,
+                              int16_t *const r[4], unsigned ctr[4]);
 
 /* arch/avx2/keccak_f1600_bmi.c: one state, BMI1 andn + BMI2 rorx. */
 void mlkem_keccak_f1600_bmi(uint64_t *s); /* 25 lanes */
@@ -61,5 +81,12 @@ void mlkem_keccak_x8_extract_bytes_avx512(const mlkem_keccak_x8 *st, unsigned la
                                           unsigned offset, uint8_t *out,
                                           size_t len);
 void mlkem_keccak_x8_permute_avx512(mlkem_keccak_x8 *st);
+
+/* arch/avx512/sampling_vbmi2.c: SampleNTT's rejection step with vpermb /
+ * vpcompressw, and its fused form on the x4 state. */
+unsigned mlkem_sample_ntt_rej_vbmi2(int16_t *r, unsigned len,
+                                    const uint8_t *buf, size_t buflen);
+void mlkem_sample_ntt_x4_vbmi2(const mlkem_keccak_x4 *st, unsigned lanes,
+                               int16_t *const r[4], unsigned ctr[4]);
 
 #endif /* MLKEM_ARCH_X86_64_H */

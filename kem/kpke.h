@@ -18,20 +18,37 @@
 
 #include <stdint.h>
 
+#include "kem/lanes.h"
 #include "kem/mlkem.h"
 
 /* Algorithm 13 in full: from d, fills t_hat, s_hat, at_hat, rho and
- * ek_pke = ByteEncode_12(t_hat) || rho (p->ek_bytes). */
-void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke,
+ * ek_pke = ByteEncode_12(t_hat) || rho (p->ek_bytes), and h =
+ * H(ek_pke) (SHA3-256, what ML-KEM.KeyGen_internal caches). */
+void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
                        int16_t (*t_hat)[256], int16_t (*s_hat)[256],
                        int16_t (*at_hat)[256], uint8_t rho[32],
                        const uint8_t d[32]);
 
-/* Algorithm 14 lines 9-24: c (p->ct_bytes) from m and the randomness r. */
+/* The noise of one encryption (Algorithm 14 lines 9-17): y, e1, e2. */
+typedef struct {
+    int16_t y[MLKEM_MAX_K][256];
+    int16_t e1[MLKEM_MAX_K][256];
+    int16_t e2[256];
+} mlkem_kpke_noise;
+
+/* Algorithm 14 lines 9-17 as 2k + 1 PRF jobs (jobs[2k + 1]) queued on e:
+ * fills n from the randomness r once e has run (r must stay valid until
+ * then). */
+void mlkem_kpke_noise_jobs(const mlkem_params *p, mlkem_lanes *e,
+                           mlkem_job jobs[], mlkem_kpke_noise *n,
+                           const uint8_t r[32]);
+
+/* Algorithm 14 lines 18-24: c (p->ct_bytes) from m and the sampled noise
+ * (which it wipes). */
 void mlkem_kpke_encrypt(const mlkem_params *p, uint8_t *c,
                         const int16_t (*t_hat)[256],
                         const int16_t (*at_hat)[256], const uint8_t m[32],
-                        const uint8_t r[32]);
+                        mlkem_kpke_noise *n);
 
 /* Algorithm 15 lines 1-8 with s_hat already decoded (line 5). */
 void mlkem_kpke_decrypt(const mlkem_params *p, uint8_t m[32],

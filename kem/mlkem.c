@@ -25,6 +25,7 @@
 #include "common/ct.h"
 #include "keccak/keccak.h"
 #include "kem/kpke.h"
+#include "kem/lanes.h"
 #include "kem/poly.h"
 #include "kem/sampling.h"
 
@@ -68,37 +69,55 @@ static int parse_ek(const mlkem_params *p, int16_t (*t_hat)[256],
 }
 
 /*
- * dk = dk_pke || ek || H(ek) || z (Algorithm 16 line 3). Checks, in order:
- * length (§7.3 "decapsulation key type check"), the hash check
- * H(dk[384k : 768k + 32]) = dk[768k + 32 : 768k + 64] (§7.3), the §7.2
- * modulus check on the embedded ek, and that every coefficient of s_hat is
- * < q. The last is stricter than FIPS 203 (whose ByteDecode_12 would reduce
- * mod q) and matches kem/mlkem.h. It is computed in constant time over the
- * secret s; only the one-bit verdict is branched on (an error reveals it
- * anyway). Fills t_hat and s_hat.
+ * dk = dk_pke || ek || H(ek) || z (Algorithm 16 line 3). The checks, in
+ * the order their errors are reported: length (§7.3 "decapsulation key
+ * type check"), the hash check H(dk[384k : 768k + 32]) = dk[768k + 32 :
+ * 768k + 64] (§7.3), the §7.2 modulus check on the embedded ek, and that
+ * every coefficient of s_hat is < q. The last is stricter than FIPS 203
+ * (whose ByteDecode_12 would reduce mod q) and matches kem/mlkem.h. It is
+ * computed in constant time over the secret s; only the one-bit verdict is
+ * branched on (an error reveals it anyway).
+ *
+ * parse_dk_decode decodes t_hat and s_hat and returns the two modulus
+ * verdicts; dk_verdict orders them after the hash check, whose H(ek) the
+ * caller computes (alone, or beside the matrix streams in set_dk).
  */
+static void parse_dk_decode(const mlkem_params *p, int16_t (*t_hat)[256],
+                            int16_t (*s_hat)[256], const uint8_t *dk,
+                            int *ek_ret, uint32_t *s_ok)
+{
+    uint32_t ok = 0xffffffffu;
+
+    *ek_ret = parse_ek(p, t_hat, dk + 384 * p->k, p->ek_bytes);
+    for (unsigned i = 0; i < p->k; i++)
+        ok &= mlkem_byte_decode_12(s_hat[i], dk + 384 * i);
+    MLKEM_CT_DECLASSIFY(&ok, sizeof(ok)); /* the verdict is the error code */
+    *s_ok = mlkem_ct_barrier_u32(ok);
+}
+
+static int dk_verdict(const mlkem_params *p, const uint8_t *dk,
+                      const uint8_t h[32], int ek_ret, uint32_t s_ok)
+{
+    /* §7.3 hash check: both sides are public (a hash of the public ek). */
+    if (mlkem_ct_memneq(h, dk + 384 * p->k + p->ek_bytes, 32))
+        return MLKEM_ERR_DK_HASH;
+    if (ek_ret != MLKEM_OK)
+        return ek_ret;
+    return s_ok ? MLKEM_OK : MLKEM_ERR_DK_MODULUS;
+}
+
 static int parse_dk(const mlkem_params *p, int16_t (*t_hat)[256],
                     int16_t (*s_hat)[256], const uint8_t *dk, size_t len)
 {
-    const size_t k = p->k;
-    const uint8_t *ek = dk + 384 * k;
     uint8_t h[32];
-    uint32_t ok = 0xffffffffu;
-    int ret;
+    uint32_t s_ok;
+    int ek_ret;
 
     if (len != p->dk_bytes)
         return MLKEM_ERR_LENGTH;
-    /* §7.3 hash check: both sides are public (a hash of the public ek). */
-    mlkem_sha3_256(h, ek, p->ek_bytes);
-    if (mlkem_ct_memneq(h, ek + p->ek_bytes, 32))
-        return MLKEM_ERR_DK_HASH;
-    ret = parse_ek(p, t_hat, ek, p->ek_bytes);
-    if (ret != MLKEM_OK)
-        return ret;
-    for (unsigned i = 0; i < k; i++)
-        ok &= mlkem_byte_decode_12(s_hat[i], dk + 384 * i);
-    MLKEM_CT_DECLASSIFY(&ok, sizeof(ok)); /* the verdict is the error code */
-    return mlkem_ct_barrier_u32(ok) ? MLKEM_OK : MLKEM_ERR_DK_MODULUS;
+    parse_dk_decode(p, t_hat, s_hat, dk, &ek_ret, &s_ok);
+    mlkem_sha3_256(h, dk + 384 * p->k, p->ek_bytes);
+    return dk_verdict(p, dk, h, ek_ret, s_ok);
 }
 
 int mlkem_check_ek(const mlkem_params *p, const uint8_t *ek, size_t ek_len)
@@ -175,16 +194,31 @@ int mlkem_key_generate(mlkem_key *key, const uint8_t d[32],
     if (p == NULL)
         return MLKEM_ERR_NO_KEY;
     key_reset(key);
-    /* Line 1: (ek_pke, dk_pke) = K-PKE.KeyGen(d). */
-    mlkem_kpke_keygen(p, key->ek, key->t_hat, key->s_hat, key->a_hat,
+    /* Line 1: (ek_pke, dk_pke) = K-PKE.KeyGen(d), which also computes line
+     * 3's H(ek) (cached) as it produces ek. */
+    mlkem_kpke_keygen(p, key->ek, key->h, key->t_hat, key->s_hat, key->a_hat,
                       key->rho, d);
-    /* Line 3's H(ek), cached. */
-    mlkem_sha3_256(key->h, key->ek, p->ek_bytes);
     memcpy(key->z, z, 32);
     memcpy(key->seed, d, 32);
     memcpy(key->seed + 32, z, 32);
     key->flags = MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV | MLKEM_KEY_HAS_SEED;
     return MLKEM_OK;
+}
+
+/* H(ek) (9 blocks at k = 3, a serial chain) and the k^2 SampleNTT streams
+ * of Â: all need only ek, so they share one schedule, H first (it is the
+ * longest) and the matrix entries in the other lanes. */
+static void hash_and_expand(mlkem_key *key, const uint8_t *ek)
+{
+    const mlkem_params *p = key->params;
+    mlkem_lanes e;
+    mlkem_job jobs[1 + MLKEM_MAX_K * MLKEM_MAX_K];
+
+    mlkem_lanes_init(&e, 0);
+    mlkem_job_sha3_256(&jobs[0], key->h, ek, p->ek_bytes, NULL, 0);
+    mlkem_lanes_push(&e, &jobs[0]);
+    mlkem_sample_ntt_matrix_jobs(&e, jobs + 1, key->a_hat, key->rho, p->k);
+    mlkem_lanes_run(&e);
 }
 
 int mlkem_key_set_ek(mlkem_key *key, const uint8_t *ek, size_t len)
@@ -202,31 +236,36 @@ int mlkem_key_set_ek(mlkem_key *key, const uint8_t *ek, size_t len)
     }
     memcpy(key->ek, ek, p->ek_bytes);
     memcpy(key->rho, ek + 384 * p->k, 32);
-    mlkem_sha3_256(key->h, ek, p->ek_bytes);
-    mlkem_sample_ntt_matrix_transposed(key->a_hat, key->rho, p->k);
+    hash_and_expand(key, ek);
     key->flags = MLKEM_KEY_HAS_PUB;
     return MLKEM_OK;
 }
 
+/* The §7.3 checks need H(ek), which is computed beside the matrix: the
+ * matrix of a dk that then fails a check is computed for nothing (and
+ * wiped with the key), the verdicts come in parse_dk's order. */
 int mlkem_key_set_dk(mlkem_key *key, const uint8_t *dk, size_t len)
 {
     const mlkem_params *p = key->params;
-    int ret;
+    const uint8_t *ek = dk + 384 * (p != NULL ? p->k : 0);
+    uint32_t s_ok;
+    int ret, ek_ret;
 
     if (p == NULL)
         return MLKEM_ERR_NO_KEY;
     key_reset(key);
-    ret = parse_dk(p, key->t_hat, key->s_hat, dk, len); /* §7.3 */
+    if (len != p->dk_bytes)
+        return MLKEM_ERR_LENGTH;
+    parse_dk_decode(p, key->t_hat, key->s_hat, dk, &ek_ret, &s_ok);
+    memcpy(key->rho, ek + 384 * p->k, 32);
+    hash_and_expand(key, ek);
+    ret = dk_verdict(p, dk, key->h, ek_ret, s_ok);
     if (ret != MLKEM_OK) {
         key_wipe_secrets(key); /* s_hat may hold part of dk */
         return ret;
     }
-    const uint8_t *ek = dk + 384 * p->k;
     memcpy(key->ek, ek, p->ek_bytes);
-    memcpy(key->h, ek + p->ek_bytes, 32);
     memcpy(key->z, ek + p->ek_bytes + 32, 32);
-    memcpy(key->rho, ek + 384 * p->k, 32);
-    mlkem_sample_ntt_matrix_transposed(key->a_hat, key->rho, p->k);
     key->flags = MLKEM_KEY_HAS_PUB | MLKEM_KEY_HAS_PRIV;
     return MLKEM_OK;
 }
@@ -255,15 +294,35 @@ int mlkem_key_encode_dk(const mlkem_key *key, uint8_t *out)
     return MLKEM_OK;
 }
 
+/* G's output r releases the 2k + 1 PRF streams of K-PKE.Encrypt
+ * (Algorithm 14 lines 9-17) onto the same schedule. */
+typedef struct {
+    const mlkem_params *p;
+    mlkem_kpke_noise *noise;
+    mlkem_job *jobs; /* 2k + 1 */
+    const uint8_t *r;
+} noise_after_g;
+
+static void g_done(mlkem_lanes *e, mlkem_job *j)
+{
+    const noise_after_g *c = (const noise_after_g *)j->arg;
+    mlkem_kpke_noise_jobs(c->p, e, c->jobs, c->noise, c->r);
+}
+
 /*
  * Implements FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal), lines 1-3,
- * with H(ek) taken from the key (computed when ek was parsed).
+ * with H(ek) taken from the key (computed when ek was parsed). G and the
+ * PRF streams it releases form one schedule.
  */
 int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
                      const uint8_t m[32])
 {
     const mlkem_params *p = key->params;
-    uint8_t in[64], g[64];
+    uint8_t g[64];
+    mlkem_kpke_noise noise;
+    mlkem_lanes e;
+    mlkem_job jobs[1 + 2 * MLKEM_MAX_K + 1];
+    noise_after_g after;
 
     if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PUB)) {
         if (p != NULL)
@@ -271,15 +330,18 @@ int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
         mlkem_cleanse(K, 32);
         return MLKEM_ERR_NO_KEY;
     }
-    /* Line 1: (K, r) = G(m || H(ek)). */
-    memcpy(in, m, 32);
-    memcpy(in + 32, key->h, 32);
-    mlkem_sha3_512(g, in, 64);
+    /* Line 1: (K, r) = G(m || H(ek)); Algorithm 14 lines 9-17 from r. */
+    after = (noise_after_g){p, &noise, jobs + 1, g + 32};
+    mlkem_lanes_init(&e, 1); /* the PRF batch starts on idle lanes */
+    mlkem_job_sha3_512(&jobs[0], g, m, 32, key->h, 32);
+    jobs[0].done = g_done;
+    jobs[0].arg = &after;
+    mlkem_lanes_push(&e, &jobs[0]);
+    mlkem_lanes_run(&e);
     /* Line 2: c = K-PKE.Encrypt(ek, m, r). */
     mlkem_kpke_encrypt(p, c, (const int16_t(*)[256])key->t_hat,
-                       (const int16_t(*)[256])key->a_hat, m, g + 32);
+                       (const int16_t(*)[256])key->a_hat, m, &noise);
     memcpy(K, g, 32);
-    mlkem_cleanse(in, sizeof(in));
     mlkem_cleanse(g, sizeof(g));
     return MLKEM_OK;
 }
@@ -287,7 +349,10 @@ int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
 /*
  * Implements FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal), lines 1-12,
  * after the §7.3 ciphertext length check. The dk checks were done when the
- * key was parsed; lines 1-4 read the parsed parts. Lines 9-11 (implicit
+ * key was parsed; lines 1-4 read the parsed parts. Lines 6-7 and the PRF
+ * streams of line 8's K-PKE.Encrypt form one schedule: J(z || c) (9 blocks
+ * at k = 3) needs only the key and c, G needs m', and G's r releases the
+ * PRF streams, which fill the lanes beside J. Lines 9-11 (implicit
  * rejection) are a constant-time compare of c with c' and a constant-time
  * conditional move of K-bar over K'.
  */
@@ -297,7 +362,10 @@ int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
     const mlkem_params *p = key->params;
     uint8_t mh[64], g[64], kbar[32];
     uint8_t cp[MLKEM_MAX_CT_BYTES];
-    mlkem_keccak_ctx j;
+    mlkem_kpke_noise noise;
+    mlkem_lanes e;
+    mlkem_job jobs[2 + 2 * MLKEM_MAX_K + 1];
+    noise_after_g after;
 
     if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PRIV)) {
         mlkem_cleanse(K, 32);
@@ -309,19 +377,21 @@ int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
     }
     /* Line 5: m' = K-PKE.Decrypt(dk_pke, c). */
     mlkem_kpke_decrypt(p, mh, (const int16_t(*)[256])key->s_hat, c);
-    /* Line 6: (K', r') = G(m' || h). */
+    /* Line 7: K-bar = J(z || c) = SHAKE256(z || c, 32); line 6: (K', r') =
+     * G(m' || h); then Algorithm 14 lines 9-17 from r'. */
     memcpy(mh + 32, key->h, 32);
-    mlkem_sha3_512(g, mh, 64);
-    /* Line 7: K-bar = J(z || c) = SHAKE256(z || c, 32). */
-    mlkem_shake256_init(&j);
-    mlkem_keccak_absorb(&j, key->z, 32);
-    mlkem_keccak_absorb(&j, c, c_len);
-    mlkem_shake_finalize(&j);
-    mlkem_keccak_squeeze(&j, kbar, 32);
-    mlkem_keccak_ctx_cleanse(&j);
+    after = (noise_after_g){p, &noise, jobs + 2, g + 32};
+    mlkem_lanes_init(&e, 0);
+    mlkem_job_shake256(&jobs[0], kbar, 32, key->z, 32, c, c_len);
+    mlkem_job_sha3_512(&jobs[1], g, mh, 64, NULL, 0);
+    jobs[1].done = g_done;
+    jobs[1].arg = &after;
+    mlkem_lanes_push(&e, &jobs[0]);
+    mlkem_lanes_push(&e, &jobs[1]);
+    mlkem_lanes_run(&e);
     /* Line 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
     mlkem_kpke_encrypt(p, cp, (const int16_t(*)[256])key->t_hat,
-                       (const int16_t(*)[256])key->a_hat, mh, g + 32);
+                       (const int16_t(*)[256])key->a_hat, mh, &noise);
     /* Lines 9-11: if c != c' then K' = K-bar, without a branch. */
     uint8_t reject = mlkem_ct_memneq(c, cp, p->ct_bytes);
     mlkem_ct_cmov(g, kbar, 32, reject);
@@ -330,7 +400,7 @@ int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
     mlkem_cleanse(mh, sizeof(mh));
     mlkem_cleanse(g, sizeof(g));
     mlkem_cleanse(kbar, sizeof(kbar));
-    mlkem_cleanse(cp, sizeof(cp));
+    mlkem_cleanse(cp, p->ct_bytes);
     return MLKEM_OK;
 }
 

@@ -3,9 +3,10 @@
  * its inverse, and multiplication in the NTT domain, written once as a
  * header template. kem/ntt.c instantiates it as the portable kernels; a
  * vector backend may instantiate it again in a file compiled with its ISA
- * flags (arch/avx2/poly_avx2.c), where the compiler vectorizes the same
- * loops wider. The includer defines MLKEM_NTT_FN(name) to name the copies
- * (name##_portable, name##_avx2).
+ * flags, where the compiler vectorizes the same loops wider (the x86
+ * backends have their own intrinsics, arch/avx2/ntt_avx2.c, which follow
+ * these butterflies and bounds). The includer defines MLKEM_NTT_FN(name)
+ * to name the copies (name##_portable, ...).
  *
  * References
  *   [FIPS203] NIST FIPS 203, §4.3: Algorithm 9 (NTT), Algorithm 10 (NTT^-1),

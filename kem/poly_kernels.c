@@ -23,6 +23,7 @@ const struct mlkem_poly_kernels mlkem_poly_kernels_portable = {
     .decompress_byte_decode = mlkem_decompress_byte_decode_portable,
     .sample_poly_cbd = mlkem_sample_poly_cbd_portable,
     .sample_ntt_rej = mlkem_sample_ntt_rej_portable,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_portable,
 };
 
 static const struct mlkem_poly_kernels *_Atomic active =

@@ -71,13 +71,30 @@
  *                            Algorithm 7 lines 5-12 on public bytes (buflen
  *                            a multiple of 3): writes accepted values (in
  *                            [0, q), spec order) to r[0..], at most len, and
- *                            returns how many; writes nothing at r[len..].
+ *                            returns how many; writes nothing at r[len..]
+ *                            (r[count..len) may be overwritten).
+ *   sample_ntt_x4(st, lanes, r, ctr)
+ *                            sample_ntt_rej on the first 168 bytes (one
+ *                            SHAKE128 block) of each state l in the bit mask
+ *                            `lanes` (bits 0-3) of the x4 Keccak state st,
+ *                            appending to r[l] at ctr[l] (< 256), at most
+ *                            256 values in all, and advancing ctr[l]; writes
+ *                            nothing at r[l][256..]. st is in the layout of
+ *                            the Keccak set installed with this set (one
+ *                            backend installs both, arch/dispatch.c), so a
+ *                            vector set may read its lanes straight from
+ *                            the state instead of copying the bytes out.
+ *                            Public data only. NULL means the portable one
+ *                            (extract_bytes, then this set's
+ *                            sample_ntt_rej), so a set need not have it.
  */
 #ifndef MLKEM_KEM_POLY_KERNELS_H
 #define MLKEM_KEM_POLY_KERNELS_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "keccak/keccak.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,6 +121,8 @@ struct mlkem_poly_kernels {
     void (*sample_poly_cbd)(int16_t r[256], const uint8_t *buf, unsigned eta);
     unsigned (*sample_ntt_rej)(int16_t *r, unsigned len, const uint8_t *buf,
                                size_t buflen);
+    void (*sample_ntt_x4)(const mlkem_keccak_x4 *st, unsigned lanes,
+                          int16_t *const r[4], unsigned ctr[4]);
 };
 
 /* The portable set (kem/ntt.c, kem/poly.c, kem/compress.c,
@@ -129,6 +148,8 @@ void mlkem_sample_poly_cbd_portable(int16_t r[256], const uint8_t *buf,
                                     unsigned eta);
 unsigned mlkem_sample_ntt_rej_portable(int16_t *r, unsigned len,
                                        const uint8_t *buf, size_t buflen);
+void mlkem_sample_ntt_x4_portable(const mlkem_keccak_x4 *st, unsigned lanes,
+                                  int16_t *const r[4], unsigned ctr[4]);
 
 /* The set in use (the portable one until arch/ installs another). */
 const struct mlkem_poly_kernels *mlkem_poly_kernels(void);

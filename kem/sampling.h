@@ -8,18 +8,16 @@
  *             8 * 64 * eta), XOF = SHAKE128), Algorithm 13 lines 3-15 and
  *             Algorithm 14 lines 4-17.
  *
- * Both samplers run independent SHAKE streams together through the parallel
- * Keccak interface (mlkem_keccak_x4_*, _x8_*), grouped as the installed
- * Keccak set prefers (x4_min, x8_min): the portable set takes groups of
- * exactly four and runs a leftover group of one to three streams through
- * single-state sponges, so that it permutes no unused lane (its x4 costs
- * four single permutations); a vector set whose x4 costs less than two
- * single permutations also takes groups of two or three.
+ * Both samplers are jobs of the stream scheduler (kem/lanes.h): the *_jobs
+ * forms queue them on a caller's schedule, beside other streams of the
+ * same operation (H(ek), G, J); the plain forms run them on their own.
  */
 #ifndef MLKEM_KEM_SAMPLING_H
 #define MLKEM_KEM_SAMPLING_H
 
 #include <stdint.h>
+
+#include "kem/lanes.h"
 
 /*
  * The k x k matrix Â from rho (Algorithm 13 lines 3-7 = Algorithm 14 lines
@@ -31,6 +29,11 @@
  */
 void mlkem_sample_ntt_matrix_transposed(int16_t (*at)[256],
                                         const uint8_t rho[32], unsigned k);
+/* The same as k^2 jobs (jobs[k * k], alive until e has run) queued on e,
+ * entry by entry in storage order. */
+void mlkem_sample_ntt_matrix_jobs(mlkem_lanes *e, mlkem_job jobs[],
+                                  int16_t (*at)[256], const uint8_t rho[32],
+                                  unsigned k);
 
 /*
  * r[i] = SamplePolyCBD_eta[i](PRF_eta[i](seed, nonce0 + i)) for i < n
@@ -41,5 +44,11 @@ void mlkem_sample_ntt_matrix_transposed(int16_t (*at)[256],
 void mlkem_sample_poly_cbd_prf(int16_t *const r[], const unsigned eta[],
                                unsigned n, const uint8_t seed[32],
                                uint8_t nonce0);
+/* The same as n jobs (jobs[n]) queued on e; seed must stay valid until e
+ * has run (e wipes its own buffers, the caller the seed). */
+void mlkem_sample_poly_cbd_jobs(mlkem_lanes *e, mlkem_job jobs[],
+                                int16_t *const r[], const unsigned eta[],
+                                unsigned n, const uint8_t seed[32],
+                                uint8_t nonce0);
 
 #endif /* MLKEM_KEM_SAMPLING_H */

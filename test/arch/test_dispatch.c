@@ -5,7 +5,9 @@
  * The CPU's features are read independently of dispatch.c's detection:
  *   x86-64: from the kernel's /proc/cpuinfo flags (which the kernel also
  *     clears when the OS does not enable the register state): avx2 needs
- *     avx2, bmi1, bmi2; avx512 needs avx512f and avx512vl.
+ *     avx2, bmi1, bmi2, popcnt; avx512 needs avx512f and avx512vl;
+ *     avx512-vbmi2 also avx512bw, avx512vbmi and avx512_vbmi2 (and its
+ *     Keccak grouping differs on GenuineIntel CPUs: the vendor_id line).
  *   AArch64: /proc/cpuinfo is no witness under qemu-user (it shows the
  *     host's), so the hardware capabilities are read raw from
  *     /proc/self/auxv (not through getauxval) and the SHA3 extension is
@@ -78,6 +80,24 @@ static int cpu_flags_have(const char *want)
     }
     return 1;
 }
+/* 1 if /proc/cpuinfo's first "vendor_id" line names `vendor`. */
+static int cpu_vendor_is(const char *vendor)
+{
+    char line[256];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    int is = 0;
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, "vendor_id", 9) == 0) {
+            is = strstr(line, vendor) != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return is;
+}
 #endif
 
 #if defined(__aarch64__)
@@ -136,7 +156,8 @@ int main(int argc, char **argv)
 {
     const char *expected = "best", *cpu = NULL;
     const char *best = "portable";
-    int have_avx2 = 0, have_avx512 = 0, have_neon = 0, have_sha3 = 0;
+    int have_avx2 = 0, have_avx512 = 0, have_vbmi2 = 0, have_neon = 0;
+    int have_sha3 = 0;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--cpu") == 0 && i + 1 < argc)
@@ -146,9 +167,11 @@ int main(int argc, char **argv)
     }
 
 #if defined(__x86_64__)
-    have_avx2 = cpu_flags_have("avx2 bmi1 bmi2");
-    have_avx512 = cpu_flags_have("avx2 bmi1 bmi2 avx512f avx512vl");
-    if (have_avx2 < 0 || have_avx512 < 0)
+    have_avx2 = cpu_flags_have("avx2 bmi1 bmi2 popcnt");
+    have_avx512 = cpu_flags_have("avx2 bmi1 bmi2 popcnt avx512f avx512vl");
+    have_vbmi2 = cpu_flags_have("avx2 bmi1 bmi2 popcnt avx512f avx512vl "
+                                "avx512bw avx512vbmi avx512_vbmi2");
+    if (have_avx2 < 0 || have_avx512 < 0 || have_vbmi2 < 0)
         test_skip("/proc/cpuinfo has no flags line");
     {
         const unsigned f = mlkem_x86_cpu();
@@ -158,10 +181,23 @@ int main(int argc, char **argv)
         TEST_CHECK(!!(f & MLKEM_X86_AVX512) == have_avx512,
               "CPUID+XGETBV says avx512=%d, /proc/cpuinfo says %d",
               !!(f & MLKEM_X86_AVX512), have_avx512);
+        TEST_CHECK(!!(f & MLKEM_X86_VBMI2) == have_vbmi2,
+              "CPUID+XGETBV says avx512-vbmi2=%d, /proc/cpuinfo says %d",
+              !!(f & MLKEM_X86_VBMI2), have_vbmi2);
+        if (have_avx2) {
+            const int intel = cpu_vendor_is("GenuineIntel");
+            TEST_CHECK(!!(f & MLKEM_X86_INTEL) == intel,
+                  "CPUID says Intel=%d, /proc/cpuinfo says %d",
+                  !!(f & MLKEM_X86_INTEL), intel);
+        }
     }
-    best = have_avx512 ? "avx512" : have_avx2 ? "avx2" : "portable";
-    printf("CPU: avx2 %s, avx512 %s; best backend %s\n",
-           have_avx2 ? "yes" : "no", have_avx512 ? "yes" : "no", best);
+    best = have_vbmi2    ? "avx512-vbmi2"
+           : have_avx512 ? "avx512"
+           : have_avx2   ? "avx2"
+                         : "portable";
+    printf("CPU: avx2 %s, avx512 %s, avx512-vbmi2 %s; best backend %s\n",
+           have_avx2 ? "yes" : "no", have_avx512 ? "yes" : "no",
+           have_vbmi2 ? "yes" : "no", best);
 #elif defined(__aarch64__)
     {
         const long long hw = auxv_hwcap();
@@ -223,6 +259,18 @@ int main(int argc, char **argv)
     TEST_CHECK(mlkem_arch_use("avx2") == have_avx2, "use avx2 != %d", have_avx2);
     TEST_CHECK(mlkem_arch_use("avx512") == have_avx512, "use avx512 != %d",
           have_avx512);
+    TEST_CHECK(mlkem_arch_use("avx512-vbmi2") == have_vbmi2,
+          "use avx512-vbmi2 != %d", have_vbmi2);
+#if defined(__x86_64__)
+    /* avx512-vbmi2's Keccak grouping follows the vendor (arch/dispatch.c:
+     * x8 for batches of five or more streams on GenuineIntel only). */
+    if (have_vbmi2) {
+        const int intel = cpu_vendor_is("GenuineIntel");
+        TEST_CHECK(mlkem_keccak_kernels()->x8_min == (intel ? 5 : 0),
+              "avx512-vbmi2 on %s: x8_min %u", intel ? "Intel" : "non-Intel",
+              mlkem_keccak_kernels()->x8_min);
+    }
+#endif
     TEST_CHECK(mlkem_arch_use("neon") == have_neon, "use neon != %d",
                have_neon);
     TEST_CHECK(mlkem_arch_use("neon-sha3") == (have_neon && have_sha3),

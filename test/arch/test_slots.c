@@ -358,6 +358,83 @@ static void check_encodings(const char *be, const struct mlkem_poly_kernels *k,
     }
 }
 
+/* The rejection loop on one buffer: the same count and values as the
+ * portable loop, r[0 .. count) equal, and nothing written at r[len ..]
+ * (between count and len a kernel may leave anything: callers continue
+ * there). */
+static void check_rej(const char *be, const struct mlkem_poly_kernels *k,
+                      const uint8_t *buf, size_t buflen, unsigned len)
+{
+    int16_t r1[256 + 32], r2[256 + 32];
+    for (unsigned i = 0; i < 256 + 32; i++)
+        r1[i] = r2[i] = 0x5a5a;
+    const unsigned n1 = k->sample_ntt_rej(r1, len, buf, buflen);
+    const unsigned n2 = pp->sample_ntt_rej(r2, len, buf, buflen);
+    TEST_CHECK(n1 == n2, "[%s] sample_ntt_rej count %u, want %u (len %u, "
+               "buflen %zu)", be, n1, n2, len, buflen);
+    TEST_CHECK(memcmp(r1, r2, sizeof(int16_t) * (n2 < n1 ? n2 : n1)) == 0,
+               "[%s] sample_ntt_rej values (len %u, buflen %zu)", be, len,
+               buflen);
+    for (unsigned i = len; i < 256 + 32; i++)
+        TEST_CHECK(r1[i] == 0x5a5a, "[%s] sample_ntt_rej wrote r[%u] past "
+                   "len %u (buflen %zu)", be, i, len, buflen);
+}
+
+/* ByteEncode_d of 256 values below 2^d (Algorithm 5, bit by bit), to
+ * feed decompress_byte_decode chosen values. */
+static void pack_d(uint8_t *out, const uint16_t v[256], unsigned d)
+{
+    memset(out, 0, 32 * d);
+    for (unsigned i = 0; i < 256; i++)
+        for (unsigned b = 0; b < d; b++)
+            out[(d * i + b) / 8] |= (uint8_t)(((v[i] >> b) & 1) << ((d * i + b) % 8));
+}
+
+/* Compress_d of every input the contract allows (each a in (-q, q), at
+ * every lane position over the runs) and Decompress_d of every d-bit value
+ * at many positions: vector kernels use fixed-point formulas whose
+ * exactness is a property of the whole input range. */
+static void check_compress_all(const char *be,
+                               const struct mlkem_poly_kernels *k)
+{
+    static const unsigned ds[] = {1, 4, 5, 10, 11};
+    for (unsigned t = 0; t < 5; t++) {
+        const unsigned d = ds[t];
+        unsigned bad = 0;
+        for (int32_t base = -(Q - 1); base < Q; base += 255) {
+            int16_t a[256];
+            uint8_t x[32 * 11 + 16], y[32 * 11 + 16];
+            for (unsigned i = 0; i < 256; i++) {
+                int32_t v = base + (int32_t)i;
+                a[i] = (int16_t)(v >= Q ? v - 2 * Q + 1 : v);
+            }
+            memset(x, 0xa5, sizeof(x));
+            memset(y, 0xa5, sizeof(y));
+            k->byte_encode_compress(x, a, d);
+            pp->byte_encode_compress(y, a, d);
+            bad += memcmp(x, y, sizeof(x)) != 0;
+        }
+        TEST_CHECK(bad == 0, "[%s] byte_encode_compress d=%u: %u of the "
+                   "exhaustive runs differ (or wrote past 32 d bytes)", be, d,
+                   bad);
+        bad = 0;
+        for (unsigned base = 0; base < (1u << d); base += 7) {
+            uint16_t v[256];
+            uint8_t in[32 * 11];
+            int16_t r1[256 + 16], r2[256];
+            for (unsigned i = 0; i < 256; i++)
+                v[i] = (uint16_t)((base + 3 * i) & ((1u << d) - 1));
+            pack_d(in, v, d);
+            r1[256] = 0x5a5a;
+            k->decompress_byte_decode(r1, in, d);
+            pp->decompress_byte_decode(r2, in, d);
+            bad += memcmp(r1, r2, sizeof(r2)) != 0 || r1[256] != 0x5a5a;
+        }
+        TEST_CHECK(bad == 0, "[%s] decompress_byte_decode d=%u: %u runs differ",
+                   be, d, bad);
+    }
+}
+
 static void check_sampling(const char *be, const struct mlkem_poly_kernels *k,
                            test_rng *rng)
 {
@@ -380,7 +457,6 @@ static void check_sampling(const char *be, const struct mlkem_poly_kernels *k,
      * a canary at r[len ..]. */
     for (unsigned it = 0; it < 2000; it++) {
         uint8_t buf[3 * 168];
-        int16_t r1[256 + 32], r2[256 + 32];
         const size_t buflen = 3 * (size_t)test_rng_below(rng, 169);
         const unsigned len =
             it < 257 ? it : (unsigned)test_rng_below(rng, 257);
@@ -391,22 +467,88 @@ static void check_sampling(const char *be, const struct mlkem_poly_kernels *k,
         else if (it % 5 == 2)
             for (size_t i = 0; i < buflen; i++)
                 buf[i] &= 0x3f;
-        for (unsigned i = 0; i < 256 + 32; i++)
-            r1[i] = r2[i] = 0x5a5a;
-        const unsigned n1 = k->sample_ntt_rej(r1, len, buf, buflen);
-        const unsigned n2 = pp->sample_ntt_rej(r2, len, buf, buflen);
-        TEST_CHECK(n1 == n2, "[%s] sample_ntt_rej count %u, want %u (len %u, "
-                   "buflen %zu)", be, n1, n2, len, buflen);
-        /* The contract (kem/poly_kernels.h): the n accepted values, and
-         * nothing written at r[len ..]; r[n .. len) is scratch. */
-        int past = 0;
-        for (unsigned i = len; i < 256 + 32; i++)
-            past |= r1[i] != 0x5a5a;
-        TEST_CHECK(n1 != n2 || memcmp(r1, r2, n1 * sizeof(r1[0])) == 0,
-                   "[%s] sample_ntt_rej values (len %u, buflen %zu)", be, len,
-                   buflen);
-        TEST_CHECK(!past, "[%s] sample_ntt_rej wrote past r[%u] (buflen %zu)",
-                   be, len, buflen);
+        check_rej(be, k, buf, buflen, len);
+    }
+    /* Every accept / reject pattern of eight consecutive candidates (a
+     * vector kernel may look patterns up in a table): pattern m repeated
+     * over the buffer, candidate j accepted (value j + 1) if bit j of m is
+     * set, else rejected (0xfff), with the patterns of neighbouring groups
+     * varied so that each also meets the others. */
+    for (unsigned m = 0; m < 256; m++) {
+        uint8_t buf[3 * 168];
+        for (unsigned g = 0; g < sizeof(buf) / 12; g++) {
+            const unsigned pm = g % 2 ? m : (m + 37 * g) & 0xff;
+            uint16_t v[8];
+            for (unsigned j = 0; j < 8; j++)
+                v[j] = (pm >> j) & 1 ? (uint16_t)(j + 1 + 8 * g) : 0xfff;
+            for (unsigned j = 0; j < 4; j++) {
+                buf[12 * g + 3 * j] = (uint8_t)v[2 * j];
+                buf[12 * g + 3 * j + 1] =
+                    (uint8_t)((v[2 * j] >> 8) | (v[2 * j + 1] << 4));
+                buf[12 * g + 3 * j + 2] = (uint8_t)(v[2 * j + 1] >> 4);
+            }
+        }
+        check_rej(be, k, buf, sizeof(buf), 256);
+        check_rej(be, k, buf, sizeof(buf), 200 + m % 56);
+    }
+}
+
+/* sample_ntt_x4 on x4 states built with the backend's own Keccak set
+ * (its layout; the backend is installed, as the portable slot reads the
+ * state through the installed set): random states (many candidates >= q in
+ * some lanes), lane masks, and starting counts from 0 to 255 (so the 256
+ * cap falls inside a block); compared with the portable rejection loop on
+ * the bytes the set's extract_bytes gives, and nothing written past
+ * r[l][256]. */
+static void check_sample_x4(const char *be, const struct mlkem_arch_backend *b,
+                            test_rng *rng)
+{
+    const struct mlkem_keccak_kernels *kk = b->keccak;
+    void (*x4)(const mlkem_keccak_x4 *, unsigned, int16_t *const[4],
+               unsigned[4]) = b->poly->sample_ntt_x4;
+    if (x4 == NULL)
+        x4 = mlkem_sample_ntt_x4_portable;
+    TEST_CHECK(mlkem_arch_use(b->name), "[%s] cannot install", be);
+    for (unsigned it = 0; it < 600; it++) {
+        mlkem_keccak_x4 st;
+        int16_t got[4][256 + 16], want[4][256 + 16];
+        int16_t *gp[4], *wp[4];
+        unsigned gc[4], wc[4];
+        const unsigned lanes = it < 16 ? it : (unsigned)test_rng_below(rng, 16);
+        kk->x4_init(&st);
+        for (unsigned l = 0; l < 4; l++) {
+            uint8_t in[200];
+            test_rng_bytes(rng, in, sizeof(in));
+            if ((it + l) % 3 == 0)
+                for (unsigned i = 0; i < 200; i++)
+                    in[i] |= 0xd0;
+            kk->x4_xor_bytes(&st, l, 0, in, sizeof(in));
+        }
+        if (it % 2)
+            kk->x4_permute(&st);
+        for (unsigned l = 0; l < 4; l++) {
+            gp[l] = got[l];
+            wp[l] = want[l];
+            gc[l] = wc[l] = it < 16 ? 0 : (unsigned)test_rng_below(rng, 256);
+            for (unsigned i = 0; i < 256 + 16; i++)
+                got[l][i] = want[l][i] = 0x5a5a;
+        }
+        x4(&st, lanes, gp, gc);
+        for (unsigned l = 0; l < 4; l++) {
+            uint8_t blk[168];
+            if ((lanes >> l) & 1) {
+                kk->x4_extract_bytes(&st, l, 0, blk, sizeof(blk));
+                wc[l] += pp->sample_ntt_rej(wp[l] + wc[l], 256 - wc[l], blk,
+                                            sizeof(blk));
+            }
+            TEST_CHECK(gc[l] == wc[l], "[%s] sample_ntt_x4 lane %u count %u, "
+                       "want %u (mask %x)", be, l, gc[l], wc[l], lanes);
+            TEST_CHECK(memcmp(got[l], want[l], sizeof(int16_t) * wc[l]) == 0,
+                       "[%s] sample_ntt_x4 lane %u values", be, l);
+            for (unsigned i = 256; i < 256 + 16; i++)
+                TEST_CHECK(got[l][i] == 0x5a5a, "[%s] sample_ntt_x4 wrote "
+                           "r[%u][%u]", be, l, i);
+        }
     }
 }
 
@@ -433,7 +575,9 @@ int main(void)
         check_multiply(b->name, b->poly, &rng);
         check_reduce(b->name, b->poly);
         check_encodings(b->name, b->poly, &rng);
+        check_compress_all(b->name, b->poly);
         check_sampling(b->name, b->poly, &rng);
+        check_sample_x4(b->name, b, &rng);
         printf("== backend %s: every slot %s\n", b->name,
                test_failure_count() == f0 ? "matches portable" : "FAILS");
         tested++;

@@ -1,0 +1,531 @@
+/*
+ * lanes.c: the scheduler of kem/lanes.h: ML-KEM's hash streams on the lanes
+ * of parallel Keccak states, or on single-state sponges when too few are
+ * busy to fill a parallel call.
+ *
+ * References
+ *   [FIPS202] NIST FIPS 202: §4 (Algorithm 8), §5.1 (pad10*1), Appendix
+ *             B.2.
+ *   [FIPS203] NIST FIPS 203: §4.1, Algorithms 7 and 8.
+ *
+ * One call of step() is one block of every busy lane: each absorbing lane
+ * XORs its next input block (or its last partial block with the domain
+ * byte and the final 0x80, after which it is squeezing), the state is
+ * permuted once, and each squeezing lane takes one output block. Between
+ * calls every lane sits at a block boundary, so a lane can be moved to a
+ * single-state sponge at any time (its 200 state bytes copied out) and
+ * continue there.
+ *
+ * Control flow depends on lengths, job kinds and (for SampleNTT) on the
+ * number of accepted candidates, which is a function of the public rho
+ * only; never on secret bytes. Secret stream data lives in the lanes
+ * (wiped at the end of a run), in the caller's output buffers, and briefly
+ * in a CBD job's block buffer (wiped when the job completes).
+ */
+#include "kem/lanes.h"
+
+#include <string.h>
+
+#include "common/ct.h"
+#include "keccak/keccak_lanes.h"
+
+/* ---- Job constructors ------------------------------------------------------ */
+
+static void job_bytes(mlkem_job *j, unsigned rate, uint8_t ds, uint8_t *out,
+                      size_t outlen, const uint8_t *in0, size_t len0,
+                      const uint8_t *in1, size_t len1)
+{
+    j->kind = MLKEM_JOB_BYTES;
+    j->poly = NULL;
+    j->eta = 0;
+    j->resume = NULL;
+    j->save = NULL;
+    j->done = NULL;
+    j->arg = NULL;
+    j->rate = rate;
+    j->dsbyte = ds;
+    j->out = out;
+    j->outlen = outlen;
+    j->in0 = in0;
+    j->len0 = len0;
+    j->in1 = in1;
+    j->len1 = len1;
+}
+
+void mlkem_job_sha3_256(mlkem_job *j, uint8_t out[32], const uint8_t *in0,
+                        size_t len0, const uint8_t *in1, size_t len1)
+{
+    job_bytes(j, MLKEM_SHA3_256_RATE, 0x06, out, 32, in0, len0, in1, len1);
+}
+
+void mlkem_job_sha3_512(mlkem_job *j, uint8_t out[64], const uint8_t *in0,
+                        size_t len0, const uint8_t *in1, size_t len1)
+{
+    job_bytes(j, MLKEM_SHA3_512_RATE, 0x06, out, 64, in0, len0, in1, len1);
+}
+
+void mlkem_job_shake256(mlkem_job *j, uint8_t *out, size_t outlen,
+                        const uint8_t *in0, size_t len0, const uint8_t *in1,
+                        size_t len1)
+{
+    job_bytes(j, MLKEM_SHAKE256_RATE, 0x1f, out, outlen, in0, len0, in1, len1);
+}
+
+void mlkem_job_absorb(mlkem_job *j, mlkem_keccak_ctx *save,
+                      const mlkem_keccak_ctx *resume, unsigned rate,
+                      const uint8_t *in, size_t len)
+{
+    job_bytes(j, rate, 0, NULL, 0, in, len - len % rate, NULL, 0);
+    j->save = save;
+    j->resume = resume;
+}
+
+void mlkem_job_sample_ntt(mlkem_job *j, int16_t r[256], const uint8_t rho[32],
+                          uint8_t b0, uint8_t b1)
+{
+    job_bytes(j, MLKEM_SHAKE128_RATE, 0x1f, NULL, 0, rho, 32, j->suffix, 2);
+    j->kind = MLKEM_JOB_SAMPLE_NTT;
+    j->poly = r;
+    j->suffix[0] = b0;
+    j->suffix[1] = b1;
+}
+
+void mlkem_job_cbd(mlkem_job *j, int16_t r[256], const uint8_t s[32],
+                   uint8_t b, unsigned eta)
+{
+    job_bytes(j, MLKEM_SHAKE256_RATE, 0x1f, NULL, 0, s, 32, j->suffix, 1);
+    j->kind = MLKEM_JOB_CBD;
+    j->poly = r;
+    j->eta = eta;
+    j->suffix[0] = b;
+}
+
+/* ---- Lanes of the parallel state ------------------------------------------ */
+
+static void lane_xor(mlkem_lanes *e, unsigned l, unsigned off,
+                     const uint8_t *in, size_t len)
+{
+    if (e->width == 8)
+        e->kk->x8_xor_bytes(&e->st.x8, l, off, in, len);
+    else
+        e->kk->x4_xor_bytes(&e->st.x4, l, off, in, len);
+}
+
+static void lane_extract(mlkem_lanes *e, unsigned l, unsigned off,
+                         uint8_t *out, size_t len)
+{
+    if (e->width == 8)
+        e->kk->x8_extract_bytes(&e->st.x8, l, off, out, len);
+    else
+        e->kk->x4_extract_bytes(&e->st.x4, l, off, out, len);
+}
+
+static void state_init(mlkem_lanes *e)
+{
+    if (e->width == 8)
+        e->kk->x8_init(&e->st.x8);
+    else
+        e->kk->x4_init(&e->st.x4);
+    memset(e->dirty, 0, sizeof(e->dirty));
+}
+
+/*
+ * Clear the idle lanes (finished jobs leave their state, and every call
+ * scrambles idle lanes): the busy lanes' states are copied out, the state
+ * is set to zero and they are copied back. Clearing a lane by XORing its
+ * own bytes into it would give the same zeros, but constant-time checking
+ * (valgrind, common/ct.h) would still see them as derived from whatever
+ * secret the lane held, and a public stream started there (SampleNTT,
+ * which branches on its data) would be reported.
+ */
+static void clear_idle(mlkem_lanes *e)
+{
+    uint8_t t[8][200];
+
+    for (unsigned l = 0; l < e->width; l++)
+        if (e->lane[l] != NULL)
+            lane_extract(e, l, 0, t[l], 200);
+    state_init(e);
+    for (unsigned l = 0; l < e->width; l++)
+        if (e->lane[l] != NULL) {
+            lane_xor(e, l, 0, t[l], 200);
+            mlkem_cleanse(t[l], 200);
+            e->dirty[l] = 1;
+        }
+}
+
+/* XOR n input bytes of j, from its current position, at byte off. */
+static void lane_xor_input(mlkem_lanes *e, unsigned l, const mlkem_job *j,
+                           unsigned off, size_t n)
+{
+    size_t a = j->absorbed;
+    if (a < j->len0) {
+        const size_t n0 = j->len0 - a < n ? j->len0 - a : n;
+        lane_xor(e, l, off, j->in0 + a, n0);
+        off += (unsigned)n0;
+        a += n0;
+        n -= n0;
+    }
+    if (n > 0)
+        lane_xor(e, l, off, j->in1 + (a - j->len0), n);
+}
+
+/* ---- Jobs ------------------------------------------------------------------ */
+
+void mlkem_lanes_init(mlkem_lanes *e, int wide_ok)
+{
+    e->kk = mlkem_keccak_kernels();
+    e->pk = mlkem_poly_kernels();
+    e->width = 4;
+    memset(e->lane, 0, sizeof(e->lane));
+    e->head = e->tail = 0;
+    e->wide_ok = wide_ok;
+}
+
+static void run_single(mlkem_lanes *e, mlkem_job *j, int from_lane,
+                       unsigned l);
+
+void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j)
+{
+    j->absorbed = 0;
+    j->produced = 0;
+    j->blocks = 0;
+    j->squeezing = 0;
+    if (e->tail == MLKEM_LANES_QUEUE) { /* never with ML-KEM's job counts */
+        run_single(e, j, 0, 0);
+        return;
+    }
+    e->queue[e->tail++] = j;
+}
+
+void mlkem_lanes_push_front(mlkem_lanes *e, mlkem_job *j)
+{
+    if (e->head == 0 && e->tail == MLKEM_LANES_QUEUE) {
+        mlkem_lanes_push(e, j); /* runs it at once, on a single state */
+        return;
+    }
+    j->absorbed = 0;
+    j->produced = 0;
+    j->blocks = 0;
+    j->squeezing = 0;
+    if (e->head == 0) {
+        memmove(e->queue + 1, e->queue, (e->tail - e->head) * sizeof(e->queue[0]));
+        e->tail++;
+        e->head++;
+    }
+    e->queue[--e->head] = j;
+}
+
+static void job_done(mlkem_lanes *e, mlkem_job *j)
+{
+    if (j->kind == MLKEM_JOB_SAMPLE_NTT)
+        e->pk->ntt_pack(j->poly);
+    if (j->done != NULL)
+        j->done(e, j);
+}
+
+/* After a new output block was written where block_dest said (shared by
+ * lanes and single sponges): CBD consumes its buffer once complete,
+ * SampleNTT runs the rejection step on the block. Returns 1 when the
+ * job's output is complete. */
+static int take_block(mlkem_lanes *e, mlkem_job *j, uint8_t *buf)
+{
+    switch (j->kind) {
+    case MLKEM_JOB_BYTES:
+        return j->produced == j->outlen;
+    case MLKEM_JOB_CBD:
+        if (j->produced < 64 * j->eta)
+            return 0;
+        e->pk->sample_poly_cbd(j->poly, buf, j->eta);
+        mlkem_cleanse(buf, 64 * j->eta);
+        return 1;
+    default: /* MLKEM_JOB_SAMPLE_NTT: public data */
+        j->produced += e->pk->sample_ntt_rej(j->poly + j->produced,
+                                             256 - j->produced, buf,
+                                             MLKEM_SHAKE128_RATE);
+        return j->produced == 256;
+    }
+}
+
+/* Where the next output block of j goes, and how many bytes of it. */
+static uint8_t *block_dest(mlkem_job *j, uint8_t *buf, size_t *n)
+{
+    switch (j->kind) {
+    case MLKEM_JOB_BYTES: {
+        const size_t left = j->outlen - j->produced;
+        *n = left < j->rate ? left : j->rate;
+        return j->out + j->produced;
+    }
+    case MLKEM_JOB_CBD: {
+        const size_t left = 64 * j->eta - j->produced;
+        *n = left < j->rate ? left : j->rate;
+        return buf + j->produced;
+    }
+    default:
+        *n = MLKEM_SHAKE128_RATE;
+        return buf;
+    }
+}
+
+static void count_block(mlkem_job *j, size_t n)
+{
+    j->blocks++;
+    if (j->kind != MLKEM_JOB_SAMPLE_NTT)
+        j->produced += (unsigned)n;
+}
+
+/* Finish j on a single-state sponge, starting from lane l's state if
+ * from_lane (the lane is then free), else from the beginning. */
+static void run_single(mlkem_lanes *e, mlkem_job *j, int from_lane, unsigned l)
+{
+    mlkem_keccak_ctx ctx;
+    uint8_t *buf = from_lane ? e->buf[l] : e->buf[8];
+
+    if (from_lane) {
+        if (e->width == 8)
+            mlkem_keccak_x8_lane_to_ctx(&e->st.x8, l, j->rate, &ctx);
+        else
+            mlkem_keccak_x4_lane_to_ctx(&e->st.x4, l, j->rate, &ctx);
+        e->lane[l] = NULL;
+        if (!j->squeezing)
+            ctx.pos = 0; /* between two input blocks */
+    } else if (j->resume != NULL) {
+        ctx = *j->resume;
+    } else {
+        mlkem_keccak_init(&ctx, j->rate);
+    }
+    if (j->save != NULL) { /* whole blocks only (the input is whole) */
+        if (j->absorbed < j->len0)
+            mlkem_keccak_absorb(&ctx, j->in0 + j->absorbed,
+                                j->len0 - j->absorbed);
+        *j->save = ctx;
+        mlkem_keccak_ctx_cleanse(&ctx);
+        job_done(e, j);
+        return;
+    }
+    if (!j->squeezing) {
+        const size_t a = j->absorbed;
+        const size_t a1 = a > j->len0 ? a - j->len0 : 0;
+        if (a < j->len0)
+            mlkem_keccak_absorb(&ctx, j->in0 + a, j->len0 - a);
+        if (a1 < j->len1)
+            mlkem_keccak_absorb(&ctx, j->in1 + a1, j->len1 - a1);
+        mlkem_keccak_finalize(&ctx, j->dsbyte);
+        j->absorbed = j->len0 + j->len1;
+        j->squeezing = 1;
+    }
+    for (;;) {
+        size_t n;
+        uint8_t *dst = block_dest(j, buf, &n);
+        mlkem_keccak_squeeze(&ctx, dst, n);
+        count_block(j, n);
+        if (take_block(e, j, buf))
+            break;
+    }
+    mlkem_keccak_ctx_cleanse(&ctx);
+    job_done(e, j);
+}
+
+/* A job taking (clear) lane l: from zero, or from the job's saved
+ * state. */
+static void lane_start(mlkem_lanes *e, unsigned l, mlkem_job *j)
+{
+    if (j->resume != NULL) {
+        uint8_t t[200];
+        mlkem_state_extract_bytes(j->resume->s, 0, t, sizeof(t));
+        lane_xor(e, l, 0, t, sizeof(t));
+        mlkem_cleanse(t, sizeof(t));
+        e->dirty[l] = 1;
+    }
+    e->lane[l] = j;
+}
+
+/* A save job whose whole blocks are in: its state to j->save. */
+static void lane_save(mlkem_lanes *e, unsigned l, mlkem_job *j)
+{
+    uint8_t t[200];
+    lane_extract(e, l, 0, t, sizeof(t));
+    memset(j->save->s, 0, sizeof(j->save->s));
+    mlkem_state_xor_bytes(j->save->s, 0, t, sizeof(t));
+    mlkem_cleanse(t, sizeof(t));
+    j->save->pos = 0;
+    j->save->rate = j->rate;
+    e->lane[l] = NULL;
+    job_done(e, j);
+}
+
+/* One parallel call: a block of every busy lane. */
+static void step(mlkem_lanes *e)
+{
+    for (unsigned l = 0; l < e->width; l++) {
+        mlkem_job *j = e->lane[l];
+        if (j == NULL || j->squeezing)
+            continue;
+        const size_t left = j->len0 + j->len1 - j->absorbed;
+        if (left >= j->rate) {
+            lane_xor_input(e, l, j, 0, j->rate);
+            j->absorbed += j->rate;
+        } else {
+            const uint8_t last = 0x80;
+            lane_xor_input(e, l, j, 0, left);
+            lane_xor(e, l, (unsigned)left, &j->dsbyte, 1);
+            lane_xor(e, l, j->rate - 1, &last, 1);
+            j->absorbed += left;
+            j->squeezing = 1;
+        }
+    }
+    if (e->width == 8)
+        e->kk->x8_permute(&e->st.x8);
+    else
+        e->kk->x4_permute(&e->st.x4);
+    /* the permutation also scrambled the idle lanes */
+    memset(e->dirty, 1, sizeof(e->dirty));
+    /* SampleNTT lanes of an x4 state: one call of the set's fused slot,
+     * which reads the blocks straight from the state */
+    unsigned rej = 0;
+    int16_t *polys[4];
+    unsigned ctr[4];
+    if (e->width == 4) {
+        for (unsigned l = 0; l < 4; l++) {
+            mlkem_job *j = e->lane[l];
+            if (j != NULL && j->kind == MLKEM_JOB_SAMPLE_NTT && j->squeezing) {
+                rej |= 1u << l;
+                polys[l] = j->poly;
+                ctr[l] = j->produced;
+            }
+        }
+        if (rej != 0) {
+            void (*x4)(const mlkem_keccak_x4 *, unsigned, int16_t *const[4],
+                       unsigned[4]) = e->pk->sample_ntt_x4;
+            (x4 != NULL ? x4 : mlkem_sample_ntt_x4_portable)(&e->st.x4, rej,
+                                                             polys, ctr);
+        }
+    }
+    for (unsigned l = 0; l < e->width; l++) {
+        mlkem_job *j = e->lane[l];
+        int complete;
+        if (j == NULL || !j->squeezing)
+            continue;
+        if ((rej >> l) & 1) {
+            j->blocks++;
+            j->produced = ctr[l];
+            complete = j->produced == 256;
+        } else {
+            size_t n;
+            uint8_t *dst = block_dest(j, e->buf[l], &n);
+            lane_extract(e, l, 0, dst, n);
+            count_block(j, n);
+            complete = take_block(e, j, e->buf[l]);
+        }
+        if (complete) {
+            e->lane[l] = NULL;
+            job_done(e, j);
+        }
+    }
+}
+
+/* From x8 to x4 states when at most four lanes are busy: the busy lanes'
+ * states are copied out, the x4 state starts from zero and takes them in
+ * lanes 0, 1, ... (with their buffers). */
+static void narrow(mlkem_lanes *e)
+{
+    uint8_t t[4][200];
+    mlkem_job *jobs[4];
+    unsigned m = 0;
+
+    for (unsigned l = 0; l < 8; l++) {
+        if (e->lane[l] == NULL)
+            continue;
+        e->kk->x8_extract_bytes(&e->st.x8, l, 0, t[m], 200);
+        if (m != l) {
+            memcpy(e->buf[m], e->buf[l], sizeof(e->buf[m]));
+            mlkem_cleanse(e->buf[l], sizeof(e->buf[l]));
+        }
+        jobs[m++] = e->lane[l];
+        e->lane[l] = NULL;
+    }
+    e->width = 4;
+    state_init(e);
+    for (unsigned l = 0; l < m; l++) {
+        e->kk->x4_xor_bytes(&e->st.x4, l, 0, t[l], 200);
+        e->lane[l] = jobs[l];
+        e->dirty[l] = 1;
+    }
+    mlkem_cleanse(t, sizeof(t));
+}
+
+void mlkem_lanes_run(mlkem_lanes *e)
+{
+    const unsigned x4_min = e->kk->x4_min, x8_min = e->kk->x8_min;
+
+    int wide_used = 0;
+    /* The portable set's x4 and x8 calls are four and eight single
+     * permutations in turn (keccak/keccak_kernels.h): lanes would only add
+     * copying, so its jobs run on single sponges one after the other (the
+     * same permutations; test_perms.c counts them). */
+    const int single_only = e->kk == &mlkem_keccak_kernels_portable;
+
+    e->width = 4;
+    state_init(e);
+    for (;;) {
+        unsigned busy = 0;
+        for (unsigned l = 0; l < e->width; l++)
+            busy += e->lane[l] != NULL;
+        const unsigned queued = e->tail - e->head;
+        if (busy + queued == 0)
+            break;
+        /* a batch of many streams on idle lanes: x8 states if the set
+         * prefers them and the caller allows it */
+        if (e->width == 4 && busy == 0 && e->wide_ok && x8_min != 0 &&
+            queued >= x8_min) {
+            e->width = 8;
+            wide_used = 1;
+            state_init(e);
+        }
+        if (busy + queued < x4_min || single_only) {
+            /* too few for a parallel call: one job on a single state */
+            unsigned l = 0;
+            while (l < e->width && e->lane[l] == NULL)
+                l++;
+            if (l < e->width)
+                run_single(e, e->lane[l], 1, l);
+            else
+                run_single(e, e->queue[e->head++], 0, 0);
+            continue;
+        }
+        unsigned need_clear = 0, free_lanes = 0;
+        for (unsigned l = 0; l < e->width; l++)
+            if (e->lane[l] == NULL && free_lanes++ < queued)
+                need_clear |= e->dirty[l];
+        if (need_clear)
+            clear_idle(e);
+        for (unsigned l = 0; l < e->width && e->head < e->tail; l++) {
+            if (e->lane[l] != NULL)
+                continue;
+            lane_start(e, l, e->queue[e->head++]);
+            busy++;
+        }
+        /* save jobs with all their blocks in leave their lanes */
+        for (unsigned l = 0; l < e->width; l++) {
+            mlkem_job *j = e->lane[l];
+            if (j != NULL && j->save != NULL && j->absorbed == j->len0) {
+                lane_save(e, l, j);
+                busy--;
+            }
+        }
+        if (busy < x4_min)
+            continue;
+        if (e->width == 8 && busy < x8_min && busy <= 4) {
+            narrow(e);
+            continue;
+        }
+        step(e);
+    }
+    /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
+     * wipes its PRF bytes as it consumes them. */
+    if (wide_used)
+        mlkem_cleanse(&e->st.x8, sizeof(e->st.x8));
+    else
+        mlkem_cleanse(&e->st.x4, sizeof(e->st.x4));
+    e->head = e->tail = 0;
+}
