@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * aarch64.h: the AArch64 backends' kernels (arch/neon/) and the CPU test
  * that guards them.

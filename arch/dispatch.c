@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dispatch.c: the one place that looks at the CPU and chooses kernels.
  *

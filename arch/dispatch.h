@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dispatch.h: the CPU backends and the one place that chooses among them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_simd.h: Keccak-f[1600] on N interleaved states, written once for
  * any vector type that holds one lane (64 bits) of each of N states.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * x86_64.h: the x86-64 backends' kernels (arch/avx2/, arch/avx512/), each
  * compiled with its own ISA flags, and the CPU test that guards them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_keccak.cc: Keccak-f[1600] single state, x4 and x8 permutations, and
  * SHAKE128 of one block (168 bytes in, 168 bytes out), per backend.

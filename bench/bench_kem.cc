@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_kem.cc: ML-KEM keygen, encaps and decaps per parameter set and
  * backend, in rdtsc ticks per operation (bench_util.h), plus peers measured

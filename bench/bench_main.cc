@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_main.cc: the main of mlkem_bench. The bench_*.cc files register
  * their benchmarks at static-initialisation time (MLKEM_BENCH_REGISTER in

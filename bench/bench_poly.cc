@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_poly.cc: the polynomial kernels (kem/poly_kernels.h) of each
  * backend in rdtsc ticks per call: forward and inverse NTT, the

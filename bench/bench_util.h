@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_util.h: tick counting and backend registration for mlkem_bench.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/tls_handshakes.sh: full TLS 1.3 handshakes per second, X25519 alone
 # versus X25519MLKEM768 through the mlkem provider on OpenSSL 3.0, versus
 # X25519MLKEM768 built into OpenSSL 3.5.

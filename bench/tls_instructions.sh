@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/tls_instructions.sh: instructions per full TLS 1.3 handshake
 # (client + server in one thread, test/tls/tls_handshake_loop), counted by
 # valgrind's callgrind: a deterministic companion to bench/tls_handshakes.sh,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mlkem_kernel_objects(<name> <sources...>): an OBJECT library <name> and a
 # twin <name>_testing built with MLKEM_TESTING (valgrind secret annotations,
 # for tests only), both recorded in the global property MLKEM_KERNEL_PARTS

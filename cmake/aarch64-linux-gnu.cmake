@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # aarch64-linux-gnu.cmake: cross build for 64-bit Arm Linux (little-endian)
 # on a Debian x86-64 host, tests run under qemu-user.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bytes.h: little-endian loads and stores, the byte order of FIPS 202's
  * lanes (Appendix B.1: byte i of a lane is bits 8i .. 8i + 7) and of FIPS

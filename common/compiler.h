@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * compiler.h: the compiler attributes the kernel uses, in one place.
  *

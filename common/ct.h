@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ct.h: constant-time helpers (compare, select, conditional move), the
  * valgrind secret annotations, and a cleanse that the compiler cannot

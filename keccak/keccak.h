@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak.h: Keccak-f[1600], SHA-3 and SHAKE, single and parallel (x4, x8).
  * keccak/ depends on common/ only; the kernels it runs (this CPU's

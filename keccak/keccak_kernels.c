@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_kernels.c: the portable kernel set and the set in use.
  *

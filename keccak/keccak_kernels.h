@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_kernels.h: the replaceable Keccak kernels ("slots"), their portable
  * implementations, and the one set in use.

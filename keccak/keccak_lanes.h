@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_lanes.h: byte <-> lane helpers and the round constants, shared by
  * keccak/ and by the vector kernels in arch/ that implement its slots.

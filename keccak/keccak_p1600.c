@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_p1600.c: the single-state Keccak-f[1600] permutation.
  *

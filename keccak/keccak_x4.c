@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_x4.c: 4 parallel Keccak-f[1600] states (PlSnP, keccak/keccak.h):
  * the portable kernels, the dispatched entry points and the x4 sponges.

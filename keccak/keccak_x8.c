@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_x8.c: 8 parallel Keccak-f[1600] states (PlSnP, keccak/keccak.h):
  * the portable kernels, the dispatched entry points and the x8 sponges.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_xn_template.h: the parallel-state (PlSnP) functions, written once
  * for N = 4 and N = 8 (a header template: keccak_x4.c and keccak_x8.c each

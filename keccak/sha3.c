@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sha3.c: the sponge construction and SHA3-256/512, SHAKE128/256 on it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * compress.c: Compress_d / Decompress_d and the compressed encodings of
  * ciphertext polynomials and messages.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kpke.c: K-PKE.KeyGen, K-PKE.Encrypt, K-PKE.Decrypt.
  *

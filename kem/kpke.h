@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kpke.h: K-PKE, the CPA-secure encryption scheme under ML-KEM (internal).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lanes.c: the scheduler of kem/lanes.h: ML-KEM's hash streams on the lanes
  * of parallel Keccak states, or on single-state sponges when too few are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lanes.h: the SHA-3 / SHAKE streams of one ML-KEM operation, scheduled onto
  * the lanes of the parallel Keccak states (internal to kem/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mlkem.c: ML-KEM (FIPS 203 §6-7): KeyGen, Encaps, Decaps, their input
  * checks, the randomized forms, and the key API of kem/mlkem.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mlkem.h: the ML-KEM kernel's API (FIPS 203 final), used by the provider,
  * the tests and the benchmarks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ntt.c: the twiddle layouts and the portable instance of the NTT kernels
  * (kem/ntt_template.h): NTT, NTT^-1, the multiplication cache and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ntt_template.h: the number-theoretic transform on R_q = Z_q[X]/(X^256 + 1),
  * its inverse, and multiplication in the NTT domain, written once as a

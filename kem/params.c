@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * params.c: the one table of ML-KEM parameter sets.
  *

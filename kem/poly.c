@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * poly.c: arithmetic on polynomials and vectors, the portable Barrett,
  * Montgomery and ByteEncode_12 / ByteDecode_12 kernels, and the calls into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * poly.h: polynomials in R_q / T_q and vectors of them, their byte
  * encodings and compression (internal to kem/).

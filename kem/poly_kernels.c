@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * poly_kernels.c: the portable polynomial kernel set and the set in use
  * (kem/poly_kernels.h). The pointer starts at the portable set, so kem/

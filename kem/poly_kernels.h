@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * poly_kernels.h: the replaceable polynomial kernels ("slots") of the
  * ML-KEM kernel, their portable implementations, and the set in use.

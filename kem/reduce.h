@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * reduce.h: modular reduction mod q = 3329 for int16 coefficients.
  *

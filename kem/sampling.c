@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sampling.c: SampleNTT (Algorithm 7) for the matrix Â, SamplePolyCBD
  * (Algorithm 8) with PRF for s, e, y, e1, e2, and their portable kernels

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sampling.h: SampleNTT (the matrix Â), SamplePolyCBD with PRF (secrets and
  * noise), internal to kem/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * zetas.h: the one twiddle table of kem/, FIPS 203 Appendix A in Montgomery
  * form: entry i is zeta^BitRev7(i) * 2^16 mod q, centred, zeta = 17.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * capabilities.c: the TLS-GROUP capability, which makes libssl (3.0 and
  * later) offer our KEMs as TLS 1.3 key-exchange groups.

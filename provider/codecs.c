@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codecs.c: ML-KEM key encoders and decoders.
  *

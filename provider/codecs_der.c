@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codecs_der.c: ML-KEM SubjectPublicKeyInfo and PrivateKeyInfo (see
  * codecs_der.h for the references and the layouts).

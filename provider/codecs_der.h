@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codecs_der.h: the DER forms of ML-KEM keys. libcrypto builds and parses
  * the outer SubjectPublicKeyInfo and PrivateKeyInfo; this file adds only

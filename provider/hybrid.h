@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hybrid.h: the hybrid key object shared by hybrid_kmgmt.c (keymgmt),
  * hybrid_kem.c (KEM) and hybrid_ec.c (the group table and the classical

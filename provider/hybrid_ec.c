@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hybrid_ec.c: the table of hybrid groups and their classical half, thin
  * EVP glue over the default provider (fetched in the provider's child

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hybrid_kem.c: encapsulate / decapsulate for X25519MLKEM768,
  * SecP256r1MLKEM768, SecP384r1MLKEM1024 and X448MLKEM1024 (one KEM serves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hybrid_kmgmt.c: key management for the TLS 1.3 hybrid groups
  * X25519MLKEM768, SecP256r1MLKEM768 and SecP384r1MLKEM1024, and for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kem.c: ML-KEM encapsulation and decapsulation (all three variants; the key
  * object carries the parameter set).

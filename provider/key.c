@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * key.c: MLKEM_KEY, the ML-KEM key object shared by kmgmt.c, kem.c and
  * codecs.c, its loaders, and the kernel-error to reason-code mapping.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kmgmt.c: ML-KEM key management (ML-KEM-512 / -768 / -1024).
  *

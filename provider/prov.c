@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * prov.c: the provider's entry point. OSSL_provider_init, provider
  * parameters, query_operation with the OSSL_ALGORITHM tables, the

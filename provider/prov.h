@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * prov.h: what the provider's files share: the provider context, the ML-KEM
  * key object, reason codes, and the dispatch tables each file contributes.

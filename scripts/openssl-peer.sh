@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/openssl-peer.sh - build (once) and cache an OpenSSL peer release
 # outside the clone: 3.5 (Debian 13), 3.6 (sid) or 4.0 (experimental).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/openssl35.sh - the OpenSSL 3.5 peer, cached outside the clone;
 # kept for the callers that know it by this name. It is
 #   scripts/openssl-peer.sh 3.5 [--print-prefix]

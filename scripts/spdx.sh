@@ -47,7 +47,7 @@ style() {
             echo hash; return ;;
         *.md | *.json | *.txt | *.xz | *.gz | *.svg | *.pem) return ;;
     esac
-    if [[ $(head -c 2 "$1" 2>/dev/null) == '#!' ]]; then echo hash; fi
+    if [[ $(head -c 2 "$1" 2>/dev/null | tr -d '\0') == '#!' ]]; then echo hash; fi
 }
 
 list_files() {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # test/openssl_peers.cmake: test programs built a second time against an
 # OpenSSL peer release whose libraries have another soname.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * compress_avx2.c: the avx2 backend's ByteEncode_d(Compress_d(.)) and
  * Decompress_d(ByteDecode_d(.)) for d = 1, 4, 5, 10, 11 (the message

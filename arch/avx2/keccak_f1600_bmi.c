@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_f1600_bmi.c: the vector backends' single-state Keccak-f[1600]:
  * arch/keccak_simd.h with one state per "vector" (KS_N = 1, a uint64_t),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_x4_avx2.c: the avx2 backend's Keccak: four states in 256-bit
  * registers (arch/keccak_simd.h), and eight as two such groups.

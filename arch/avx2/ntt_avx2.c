@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ntt_avx2.c: the avx2 backend's NTT-domain kernels: NTT, NTT^-1, the
  * multiplication cache, MultiplyNTTs summed over k terms, Barrett and

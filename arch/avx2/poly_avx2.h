@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * poly_avx2.h: the avx2 backend's vector helpers for ML-KEM polynomials:
  * 16 coefficients (int16_t) per 256-bit register, the modular arithmetic of

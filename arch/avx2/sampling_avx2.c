@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sampling_avx2.c: the avx2 backend's SamplePolyCBD (eta = 2, 3) and the
  * rejection step of SampleNTT.

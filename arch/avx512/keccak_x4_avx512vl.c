@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_x4_avx512vl.c: the avx512 backend's four-state Keccak: the layout
  * of the avx2 backend (arch/keccak_simd.h, 256-bit vectors), with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_x8_avx512.c: the avx512 backend's eight-state Keccak: one lane of
  * each of eight states per 512-bit register (arch/keccak_simd.h with

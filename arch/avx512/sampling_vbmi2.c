@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sampling_vbmi2.c: the avx512-vbmi2 backend's SampleNTT rejection step,
  * 32 candidates per 512-bit register, and its fused form that reads the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec_neon.c: the neon backends' byte encodings, compressions, centred
  * binomial sampling and the rejection loop of SampleNTT, in NEON

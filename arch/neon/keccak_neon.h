@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_neon.h: one Keccak-f[1600] round, written once for the three
  * kinds of lanes the AArch64 kernels use: a 64-bit general-purpose

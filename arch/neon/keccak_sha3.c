@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_sha3.c: Keccak-f[1600] with the Armv8.2 SHA3 instructions (the
  * neon-sha3 backend): a single-state permutation, and the hybrid x4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_x4_neon.c: the AArch64 x4 / x8 Keccak layout, its byte functions,
  * and its hybrid permutation with plain NEON (the neon backend).

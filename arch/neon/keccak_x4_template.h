@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_x4_template.h: the hybrid x4 permutation of the AArch64 backends,
  * written once for both vector operation sets (keccak_neon.h): plain NEON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * poly_neon.c: the neon backends' NTT, NTT^-1, multiplication cache,
  * MultiplyNTTs and the Barrett / Montgomery-domain reductions, in NEON

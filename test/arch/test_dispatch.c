@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_dispatch.c: arch/dispatch.c chooses what the CPU can run, the best
  * of it by default, and honours MLKEM_BACKEND.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_slots.c: every slot of every backend against the portable slot, on
  * edge inputs within each contract (keccak/keccak_kernels.h,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash disable=SC2034
 # san.sh: run uninstrumented programs (openssl 3.0 / 3.5, nginx, curl) that
 # load a sanitizer-built mlkem.so, and fail on any sanitizer report.

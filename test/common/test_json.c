@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_json.c: see test_json.h. Recursive descent over the RFC 8259 grammar.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_json.h: a small, strict JSON (RFC 8259) reader for test vectors.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_shake.c: see test_shake.h. FIPS 202 written out step by step; the
  * round constants and rotation offsets are derived at first use from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_shake.h: an independent SHAKE128 / SHAKE256 for test programs.
  *

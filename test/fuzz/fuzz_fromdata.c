@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_fromdata.c: libFuzzer target for EVP_PKEY_fromdata with arbitrary
  * "pub", "priv" and "seed" octet strings of arbitrary lengths, for all

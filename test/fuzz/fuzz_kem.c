@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_kem.c: libFuzzer target for encapsulation to an attacker-chosen
  * encoded public key and decapsulation of attacker-chosen ciphertexts of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_main.c: a main() for the fuzz targets in builds without libFuzzer
  * (the default, asan and tsan presets): every file named on the command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_tls.c: libFuzzer targets for a TLS 1.3 server and a client, over
  * memory BIOs, fed arbitrary handshake bytes with the post-quantum groups

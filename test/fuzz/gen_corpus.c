@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_corpus.c: writes the seed corpora of test/fuzz/corpus/ from valid
  * encodings made by the provider (a key from the fixed seed d || z =

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # run_fuzz.sh: run one libFuzzer target for a bounded time from its seed
 # corpus (CTest's fuzz_<target> tests in the fuzz preset) and print its
 # figures. Fails on any finding: a crash, a sanitizer report (ASan, UBSan),

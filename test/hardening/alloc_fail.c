@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * alloc_fail.c: every allocation the provider performs fails in turn, for
  * every operation it serves; each run must fail cleanly (0 with an error on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ct_provider.c: constant-time check of the provider end to end, under
  * valgrind memcheck: every secret is "undefined", so memcheck reports any

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # ct_static.sh: static constant-time check of the compiled kernel (keccak/,
 # kem/, arch/ backends), the part of the constant-time argument that
 # valgrind cannot make for code it cannot run (AVX-512, later NEON).

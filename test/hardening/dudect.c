@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dudect.c: statistical timing test (dudect) for the kernel backends that
  * valgrind cannot run (AVX-512 here; NEON under qemu later): two classes of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hard_util.h: what the hardening tests (test/hardening/) share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * soak.c: the bounded loopback soak of issue 11.
  *

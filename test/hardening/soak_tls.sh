@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # soak_tls.sh: TLS half of the bounded soak (issue 11). Starts OpenSSL 3.0's
 # `openssl s_server -www` on 127.0.0.1 with the provider and
 # X25519MLKEM768 as its only group, for exactly N + 1 connections

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stack_secrets.c: no secret is left on the stack after key generation,
  * encapsulation or decapsulation (FIPS 203 §3.3: intermediate values are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stress_threads.c: many threads share one library context (one instance
  * of mlkem.so, its child library context, its DRBGs) and one key per

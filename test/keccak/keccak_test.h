@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * keccak_test.h: helpers shared by the test/keccak programs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_keccak_xn.c: the parallel states mlkem_keccak_x4 / mlkem_keccak_x8 (PlSnP)
  * against the single-state functions, under every backend.

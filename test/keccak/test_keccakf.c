@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_keccakf.c: Keccak-f[1600] against known answers and against a
  * spec-literal implementation, under every backend.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sha3.c: SHA3-256, SHA3-512, SHAKE128, SHAKE256 (keccak/sha3.c)
  * against the system libcrypto, under every backend.

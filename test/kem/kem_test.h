@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kem_test.h: small helpers for the kem/ unit tests.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_calls.c: Keccak calls per operation on the vector backends, counted.
  *

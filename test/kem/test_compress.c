@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_compress.c: the portable compression and byte-encoding kernels
  * (kem/compress.c, kem/poly.c) against exact arithmetic. Every other

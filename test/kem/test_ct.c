@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_ct.c: constant-time check with valgrind memcheck (the approach of
  * ctgrind / mlkem-native's MLK_CT_TESTING_SECRET).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_lanes.c: the stream scheduler (kem/lanes.c) against independent
  * hashes, under every backend.

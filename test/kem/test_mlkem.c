@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_mlkem.c: ML-KEM through kem/mlkem.h (byte API and key API), under
  * every backend.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_ntt.c: the NTT kernels of each backend (kem/poly_kernels.h slots)
  * against FIPS 203 computed from first principles.

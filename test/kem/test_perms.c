@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_perms.c: Keccak-f[1600] permutations per operation, counted.
  *

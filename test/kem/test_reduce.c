@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_reduce.c: kem/reduce.h over its whole documented input ranges
  * (in the style of Go's field_test.go: exhaustive, not sampled).

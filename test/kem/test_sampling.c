@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sampling.c: SampleNTT (Algorithm 7), SamplePolyCBD (Algorithm 8) and
  * PRF, against plain implementations on test/common's independent SHAKE,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # check_layers.sh: the kernel's one-way layering, checked on the sources.
 #
 #   common/   includes nothing of the project but common/

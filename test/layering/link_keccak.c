@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * link_keccak.c: keccak/'s objects alone link into a program (nothing of
  * kem/ or arch/ is referenced), and hash on their portable kernels:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * link_kem.c: kem/ and keccak/ link into a program without arch/ (no
  * reference upwards) and run ML-KEM-768 on their portable kernels: a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # cli_30.sh: the system OpenSSL 3.0 command line with the mlkem provider.
 #
 # Usage: cli_30.sh <dir of mlkem.so> [<path of examples' mlkem_evp>]

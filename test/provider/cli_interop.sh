@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # cli_interop.sh: our provider against the own ML-KEM of OpenSSL 3.5 (or of
 # another peer release, MLKEM_PEER), through that release's command line,
 # each side in its own invocation.

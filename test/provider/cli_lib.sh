@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cli_lib.sh: shell helpers shared by cli_30.sh and cli_interop.sh.
 
 # write_formats_cnf FILE DIR FORMATS: an openssl.cnf loading the default

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # test/provider/codecs.cmake: tests of the key encoders and decoders
 # (provider/codecs.c, provider/codecs_der.c), the CLI interop scripts, and
 # the example program. Included by test/provider/CMakeLists.txt.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # evp_deb.sh BINARY_DIR MODULES_DIR DOC_DIR LOADABLE: run `cpack -G DEB` for
 # the build tree into a temporary directory and check the package:
 #   - dpkg-deb -c lists MODULES_DIR/mlkem.so and DOC_DIR/mlkem.cnf.example;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # evp_exports.sh MODULE: the module's defined dynamic symbols must be exactly
 # OSSL_provider_init (provider/mlkem.map uses an anonymous version node, so
 # there are no version-node symbols to allow).

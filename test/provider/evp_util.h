@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * evp_util.h: helpers for the EVP tests of mlkem.so (test_evp*.c).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # test/provider/openssl40.cmake: the provider suites on OpenSSL 4.0, as they
 # run on 3.5 (the *_35 tests). Included by test/provider/CMakeLists.txt.
 #

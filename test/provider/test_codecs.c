@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_codecs.c: the provider's key encoders and decoders through the public
  * OpenSSL API (OSSL_ENCODER / OSSL_DECODER, PEM_*, EVP_PKEY_print_*).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_codecs_der.c: unit test of provider/codecs_der.c, the strict DER
  * writer and reader for ML-KEM SubjectPublicKeyInfo and PrivateKeyInfo.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_codecs_expected.h: what OpenSSL 3.5.7's own ML-KEM encoders write
  * for the key generated from the fixed seed d || z = 00 01 02 .. 3f.

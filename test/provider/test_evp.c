@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_evp.c: mlkem.so through the public EVP API.
  *

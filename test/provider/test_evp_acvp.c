@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_evp_acvp.c: every NIST ACVP ML-KEM case (ACVP-Server v1.1.0.43,
  * $MLKEM_VECTORS_DIR/acvp, internalProjection.json) through EVP:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_evp_bad.c: bad input through EVP. Each case asserts failure AND the
  * exact reason string of the first error (from the mlkem provider), except

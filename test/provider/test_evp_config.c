@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_evp_config.c: the provider's openssl.cnf options, loaded with
  * OSSL_LIB_CTX_load_config into fresh library contexts:

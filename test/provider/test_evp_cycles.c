@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_evp_cycles.c: errors of a long-lived mlkem instance keep their text
  * while other threads load and unload the provider many times.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_evp_secure.c: the provider keeps key material in OpenSSL's secure
  * heap. With a secure heap set up (CRYPTO_secure_malloc_init), its usage

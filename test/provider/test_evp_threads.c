@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_evp_threads.c: 8 threads share one library context (and so one
  * provider instance, its child library context and its DRBG) doing keygen,

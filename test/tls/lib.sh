@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash disable=SC2034
 # lib.sh: shared helpers for the TLS shell tests (sourced, bash).
 #

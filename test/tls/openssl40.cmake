@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # test/tls/openssl40.cmake: the TLS suites on OpenSSL 4.0, as they run on
 # 3.5 (tls_interop35, tls_on35). Included by test/tls/CMakeLists.txt.
 #

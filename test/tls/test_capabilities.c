@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_capabilities.c: the TLS-GROUP capability table, read the way libssl
  * reads it (OSSL_PROVIDER_get_capabilities), checked parameter by parameter:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # test_examples.sh: the files in examples/tls/ are the ones the README shows,
 # and each is usable as shown.
 #   - openssl-pq.cnf loads the provider (openssl list -providers: mlkem

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_hybrid_cross.c: every KEM of our provider against the running
  * release's built-in one of the same name, outside TLS: OpenSSL 3.5 and 4.0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_hybrid_kem.c: the hybrid keymgmt and KEM through EVP, in libssl's
  * call order, checked byte for byte against the draft-ietf-tls-ecdhe-mlkem

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # test_interop35.sh: OpenSSL 3.0 + the mlkem provider against an
 # independent implementation, OpenSSL 3.5's built-in ML-KEM and hybrids
 # (default provider only, nothing of ours loaded on the 3.5 side).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # test_nginx_curl.sh: Debian 12's nginx and curl (OpenSSL 3.0), unchanged,
 # speaking X25519MLKEM768 through the mlkem provider, configured with the
 # files the README shows: examples/tls/openssl-pq.cnf (OPENSSL_CONF),

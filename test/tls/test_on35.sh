@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # test_on35.sh: the provider loaded into OpenSSL 3.5, whose default provider
 # already has the same six groups. capabilities.c then announces no group
 # (libssl keeps its built-in ones); nothing may break:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # test_openssl_cli.sh: Debian's `openssl` 3.0 command line with the mlkem
 # provider, on both ends, over loopback.
 #

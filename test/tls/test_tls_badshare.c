@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_tls_badshare.c: malformed and unknown key shares must abort the
  * handshake with an alert, and the server must go on serving.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_tls_inproc.c: full TLS 1.3 handshakes in one process (client and
  * server SSL over memory BIOs, both in a library context with the default

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tls_common.h: helpers for the in-process TLS tests and the handshake
  * benchmark loop (test/tls/).

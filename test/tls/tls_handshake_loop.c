@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tls_handshake_loop.c: full TLS 1.3 handshakes per second, client and
  * server in one thread over memory BIOs (no session resumption, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * acvp.c: NIST ACVP ML-KEM vectors through the kernel's byte API.
  *

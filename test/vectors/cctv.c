@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cctv.c: C2SP CCTV ML-KEM vectors through the kernel's byte API.
  *

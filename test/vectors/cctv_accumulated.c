@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cctv_accumulated.c: the CCTV "accumulated" ML-KEM test (pq-crystals
  * derived), FIPS 203 final expected values from C2SP/CCTV PR #13.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kat_native.c: the mlkem-native KAT transcript, checked by its SHA-256.
  *

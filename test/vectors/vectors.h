@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vectors.h: helpers shared by the vector tests in test/vectors/.
  */
