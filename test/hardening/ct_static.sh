@@ -26,6 +26,7 @@ objdump=${2:-objdump}
 # function -> why its divisions only see public values
 declare -A DIV_PUBLIC=(
     [mlkem_sample_ntt_matrix_transposed]="matrix positions i / k and i % k of the public matrix A (FIPS 203 Algorithm 13 line 3-7)"
+    [mlkem_job_absorb]="len % rate: a public input length and the sponge's rate (kem/lanes.c, FIPS 202 Algorithm 8 blocks)"
 )
 
 dis=$(mktemp)
