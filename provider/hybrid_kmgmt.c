@@ -97,9 +97,9 @@ static void hyb_free(void *vkey)
 
     if (k == NULL)
         return;
-    /* One wipe of the whole struct, whichever heap it came from (a
-     * mlkem_key_cleanse first would wipe it twice in the secure heap). */
-    OPENSSL_secure_clear_free(k->ml, sizeof(*k->ml));
+    /* One wipe, none for the public half alone (the TLS server's view of
+     * the client's share): key.c. */
+    mlkem_prov_kernel_key_free(k->ml);
     EVP_PKEY_free(k->ec);
     OPENSSL_free(k->propq);
     OPENSSL_free(k);

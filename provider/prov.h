@@ -123,6 +123,10 @@ typedef struct mlkem_prov_key {
 
 MLKEM_KEY *mlkem_prov_key_new(MLKEM_PROV_CTX *ctx, const mlkem_params *p);
 void mlkem_prov_key_free(MLKEM_KEY *k);
+/* Wipe (FIPS 203 §3.3) and free a kernel key from OPENSSL_secure_malloc:
+ * one wipe, none for a key holding only a (public) encapsulation key
+ * (key.c says why); also for the hybrids' ML-KEM half. NULL is a no-op. */
+void mlkem_prov_kernel_key_free(mlkem_key *key);
 MLKEM_KEY *mlkem_prov_key_dup(const MLKEM_KEY *k, int selection);
 /* Each loader raises an OpenSSL error with a precise reason and returns 0 on
  * failure, leaving the key unchanged. The key must be empty. */
@@ -143,12 +147,13 @@ void mlkem_prov_raise_kernel_err(const MLKEM_PROV_CTX *ctx, int err);
 int mlkem_prov_rand(void *provctx_libctx, uint8_t *buf, size_t len);
 
 /* ---- OSSL_PARAM helpers (prov.c) --------------------------------------------
- * libcrypto's OSSL_PARAM_get_octet_string_ptr / OSSL_PARAM_set_octet_string
- * / OSSL_PARAM_set_int, with the failure reported as ours: a wrong type is
- * MLKEM_R_BAD_PARAMETER, a short output buffer MLKEM_R_OUTPUT_TOO_SMALL
- * (libcrypto 3.5+ raises its own error first; it is dropped so that the
- * caller sees the provider's reason on top of the queue). A NULL data
- * pointer in an output parameter is a size query (return_size is set). */
+ * The rules of libcrypto's OSSL_PARAM_get_octet_string_ptr (an octet string
+ * or an octet pointer) / OSSL_PARAM_set_octet_string / OSSL_PARAM_set_int,
+ * with the failure reported as ours: a wrong type is MLKEM_R_BAD_PARAMETER,
+ * a short output buffer MLKEM_R_OUTPUT_TOO_SMALL, and nothing of
+ * libcrypto's is left on the queue. A NULL data pointer in an output
+ * parameter is a size query (return_size is set). prov.c says why they do
+ * not simply call libcrypto. */
 int mlkem_prov_get_octets(const MLKEM_PROV_CTX *ctx, const OSSL_PARAM *p,
                           const void **data, size_t *len);
 int mlkem_prov_set_octets(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p,
