@@ -472,7 +472,7 @@ static void *hyb_gen(void *vgctx, OSSL_CALLBACK *cb, void *cbarg)
         goto err;
     if ((g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return k;
-    if (!mlkem_prov_rand(k->provctx->libctx, seed, sizeof(seed))) {
+    if (!mlkem_prov_rand(k->provctx, seed, sizeof(seed))) {
         MLKEM_RAISE(k->provctx, MLKEM_R_RANDOM_FAILED);
         goto err;
     }

@@ -19,21 +19,8 @@
 
 #include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 
 #include "provider/prov.h"
-
-int mlkem_prov_rand(void *libctx, uint8_t *buf, size_t len)
-{
-    /* ML-KEM's d, z and m are secret values (FIPS 203 §3.3): use the
-     * private DRBG. RAND_priv_bytes_ex takes an int length. Cost on 3.0
-     * (callgrind): ~6.7k instructions per call, the same as the
-     * application's own library context; the child context's DRBG chain is
-     * instantiated once per thread (~2.6M instructions, first call only). */
-    if (len > 0x7fffffff)
-        return 0;
-    return RAND_priv_bytes_ex((OSSL_LIB_CTX *)libctx, buf, len, 0) == 1;
-}
 
 void mlkem_prov_raise_kernel_err(const MLKEM_PROV_CTX *ctx, int err)
 {
@@ -212,8 +199,7 @@ int mlkem_prov_key_from_seed(MLKEM_KEY *k, const uint8_t seed[64])
  * encapsulate to the key's ek with a fresh m and decapsulate with its dk. */
 static int run_pct(MLKEM_KEY *k)
 {
-    OSSL_LIB_CTX *libctx = k->provctx != NULL ? k->provctx->libctx : NULL;
-    int rc = mlkem_key_pct(k->key, mlkem_prov_rand, libctx);
+    int rc = mlkem_key_pct(k->key, mlkem_prov_rand, k->provctx);
 
     if (rc != MLKEM_OK) {
         mlkem_prov_raise_kernel_err(k->provctx, rc);

@@ -940,6 +940,7 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
         return 0;
     ctx->handle = handle;
     ctx->err_lib = atomic_load(&err_lib);
+    ctx->rand_id = mlkem_prov_rand_new_id();
     for (const OSSL_DISPATCH *d = in; d->function_id != 0; d++) {
         switch (d->function_id) {
         case OSSL_FUNC_CORE_GET_PARAMS:
