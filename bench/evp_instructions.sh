@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/evp_instructions.sh: instructions per EVP call (valgrind's
 # callgrind), ML-KEM through mlkem.so beside X25519 and, on OpenSSL 3.5,
 # the default provider's own ML-KEM: the deterministic companion of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rand.c: the provider's randomness (FIPS 203 d, z and m, the PCT's m),
  * from its library context's private DRBG through a small per-thread

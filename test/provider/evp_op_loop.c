@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * evp_op_loop.c: one EVP operation repeated N times, for counting what
  * libcrypto and the provider spend per call (bench/evp_instructions.sh runs

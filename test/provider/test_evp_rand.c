@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_evp_rand.c: the provider's randomness (provider/rand.c, a
  * per-thread cache over the private DRBG) never hands out the same bytes
