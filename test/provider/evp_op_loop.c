@@ -39,6 +39,7 @@
 #include <openssl/provider.h>
 
 static OSSL_LIB_CTX *libctx;
+static OSSL_PROVIDER *prov_default, *prov_mlkem;
 static char propq[64];
 static const char *alg;
 static int is_kem; /* ML-KEM or a hybrid: encapsulate; else derive */
@@ -241,9 +242,10 @@ int main(int argc, char **argv)
         die("OSSL_LIB_CTX_new");
     if (strcmp(argv[1], "-") != 0)
         OSSL_PROVIDER_set_default_search_path(libctx, argv[1]);
-    if (OSSL_PROVIDER_load(libctx, "default") == NULL)
+    if ((prov_default = OSSL_PROVIDER_load(libctx, "default")) == NULL)
         die("loading default");
-    if (strcmp(argv[1], "-") != 0 && OSSL_PROVIDER_load(libctx, "mlkem") == NULL)
+    if (strcmp(argv[1], "-") != 0
+        && (prov_mlkem = OSSL_PROVIDER_load(libctx, "mlkem")) == NULL)
         die("loading mlkem");
 
     /* Warm-up, outside the counted functions: first fetches, the DRBGs. */
@@ -292,6 +294,9 @@ int main(int argc, char **argv)
     }
     EVP_PKEY_free(pub);
     EVP_PKEY_free(priv);
+    if (prov_mlkem != NULL)
+        OSSL_PROVIDER_unload(prov_mlkem);
+    OSSL_PROVIDER_unload(prov_default);
     OSSL_LIB_CTX_free(libctx);
     return 0;
 }
