@@ -8,16 +8,17 @@
  *   [FIPS203] NIST FIPS 203: Algorithm 19 (ML-KEM.KeyGen) lines 1-2, d and z
  *             from an approved RBG; Algorithm 20 (ML-KEM.Encaps) line 1, m;
  *             §3.3, intermediate values are destroyed after use.
- *   [SP90A]   NIST SP 800-90A Rev. 1 §8.8 / §9.3: a generate request may
- *             ask for more bits than one use needs (up to 2^19 per request).
+ *   [SP90A]   NIST SP 800-90A Rev. 1, §9.3.1 (the generate function) and
+ *             §10.2.1 Table 3 (CTR_DRBG: up to 2^19 bits per request).
  *   [OSSL]    RAND_priv_bytes_ex(3): the private DRBG, one per thread and
  *             library context.
  *
  * Why a cache. A RAND_priv_bytes_ex call costs about the same for 32 bytes
  * as for 512 (measured here, rdtsc ticks per call: OpenSSL 3.0 2.3k for 32
  * bytes, 2.4k for 512; OpenSSL 3.5 1.2k and 1.5k): the CTR-DRBG's per-call
- * work (key schedule, reseed and fork checks, a getpid system call on 3.0,
- * locks) dwarfs its AES for that much. ML-KEM draws 32 bytes per
+ * work (key schedule, reseed and fork checks, which are a getpid system
+ * call per request on 3.0, ~0.45k ticks here; locks) dwarfs its AES for
+ * that much. ML-KEM draws 32 bytes per
  * encapsulation and 64 per key generation, so one call per 512 bytes (16
  * encapsulations) saves ~2.1k ticks per draw on 3.0 (1.1k on 3.5): a TLS
  * client keygen and a server encapsulation each, and 3-4 % of an EVP
