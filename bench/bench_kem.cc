@@ -8,7 +8,16 @@
  *     registered for each provider that offers ML-KEM in this process:
  *     OpenSSL's own "default" provider when the binary runs on OpenSSL 3.5+
  *     (LD_LIBRARY_PATH=<3.5 prefix>/lib), and our "mlkem" provider when
- *     MLKEM_PROVIDER_DIR names the folder holding mlkem.so.
+ *     MLKEM_PROVIDER_DIR names the folder holding mlkem.so. Besides
+ *     keygen, encaps, decaps_key and kem_roundtrip (every set), ML-KEM-768
+ *     has the pieces of libcrypto's per-call work: ctx_from_pkey
+ *     (EVP_PKEY_CTX_new_from_pkey + free), encaps_init / decaps_init (the
+ *     same + EVP_PKEY_*capsulate_init) and pub_from (a peer's ek imported
+ *     with EVP_PKEY_fromdata, as in the round trip);
+ *   - "evp_default/x25519/<op>": the same pieces for X25519 (derive_init and
+ *     derive for the KEM calls; its round trip is both sides' keygen,
+ *     public key import and derive), libcrypto's own work for a classical
+ *     key in the same run (bench/evp_instructions.sh counts instructions).
  *
  * What each kernel benchmark does (ML-KEM-768 permutation counts in
  * brackets; test/kem/test_perms.c asserts them):
@@ -227,6 +236,29 @@ EVP_PKEY *evp_pub_from(const EvpPeer &peer, const char *alg, EVP_PKEY *priv)
     return pub;
 }
 
+/* Ops of bm_evp: the first four for every set, the rest for ML-KEM-768. */
+enum { EVP_KEYGEN, EVP_ENCAPS, EVP_DECAPS, EVP_ROUNDTRIP, EVP_CTX_FROM_PKEY,
+       EVP_ENCAPS_INIT, EVP_DECAPS_INIT, EVP_PUB_FROM, EVP_NOPS };
+const char *const evp_op_names[EVP_NOPS] = {
+    "keygen", "encaps", "decaps_key", "kem_roundtrip", "ctx_from_pkey",
+    "encaps_init", "decaps_init", "pub_from"};
+
+void evp_ctx_init(const EvpPeer &peer, EVP_PKEY *k, int op)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(peer.libctx, k,
+                                                   peer.propq.c_str());
+    int ok = ctx != nullptr;
+    if (ok && op == EVP_ENCAPS_INIT)
+        ok = EVP_PKEY_encapsulate_init(ctx, nullptr) > 0;
+    else if (ok && op == EVP_DECAPS_INIT)
+        ok = EVP_PKEY_decapsulate_init(ctx, nullptr) > 0;
+    if (!ok) {
+        std::fprintf(stderr, "bench_kem: EVP context set-up failed\n");
+        std::abort();
+    }
+    EVP_PKEY_CTX_free(ctx);
+}
+
 void bm_evp(benchmark::State &st, EvpPeer peer, unsigned bits, int op)
 {
     const mlkem_params *p = mlkem_params_by_bits(bits);
@@ -238,17 +270,29 @@ void bm_evp(benchmark::State &st, EvpPeer peer, unsigned bits, int op)
     EVP_PKEY *pub = evp_pub_from(peer, alg.c_str(), priv);
     evp_encaps(peer, pub, c, p->ct_bytes, K);
     switch (op) {
-    case 0:
+    case EVP_KEYGEN:
         mlkem_bench_ticks(st, [&] {
             EVP_PKEY_free(evp_keygen(peer, alg.c_str(), seed));
             seed[0]++;
         });
         break;
-    case 1:
+    case EVP_ENCAPS:
         mlkem_bench_ticks(st, [&] { evp_encaps(peer, pub, c, p->ct_bytes, K); });
         break;
-    case 2:
+    case EVP_DECAPS:
         mlkem_bench_ticks(st, [&] { evp_decaps(peer, priv, c, p->ct_bytes, K2); });
+        break;
+    case EVP_CTX_FROM_PKEY:
+    case EVP_DECAPS_INIT:
+        mlkem_bench_ticks(st, [&] { evp_ctx_init(peer, priv, op); });
+        break;
+    case EVP_ENCAPS_INIT:
+        mlkem_bench_ticks(st, [&] { evp_ctx_init(peer, pub, op); });
+        break;
+    case EVP_PUB_FROM:
+        mlkem_bench_ticks(st, [&] {
+            EVP_PKEY_free(evp_pub_from(peer, alg.c_str(), priv));
+        });
         break;
     default:
         mlkem_bench_ticks(st, [&] {
@@ -268,10 +312,115 @@ void bm_evp(benchmark::State &st, EvpPeer peer, unsigned bits, int op)
     EVP_PKEY_free(priv);
 }
 
+/* ---- X25519 through EVP: libcrypto's work for a classical key ---------- */
+
+EVP_PKEY *x25519_keygen(const EvpPeer &peer)
+{
+    EVP_PKEY *pkey = nullptr;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(peer.libctx, "X25519",
+                                                   peer.propq.c_str());
+    if (ctx == nullptr || EVP_PKEY_keygen_init(ctx) <= 0 ||
+        EVP_PKEY_keygen(ctx, &pkey) <= 0) {
+        std::fprintf(stderr, "bench_kem: X25519 keygen failed\n");
+        std::abort();
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+EVP_PKEY *x25519_pub_from(const EvpPeer &peer, EVP_PKEY *priv)
+{
+    uint8_t pk[32];
+    size_t len = 0;
+    EVP_PKEY *pub = nullptr;
+    if (!EVP_PKEY_get_octet_string_param(priv, "encoded-pub-key", pk,
+                                         sizeof(pk), &len))
+        std::abort();
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(peer.libctx, "X25519",
+                                                   peer.propq.c_str());
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string("pub", pk, len),
+        OSSL_PARAM_construct_end()};
+    if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+        EVP_PKEY_fromdata(ctx, &pub, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+        std::abort();
+    EVP_PKEY_CTX_free(ctx);
+    return pub;
+}
+
+void x25519_derive(const EvpPeer &peer, EVP_PKEY *priv, EVP_PKEY *peerkey,
+                   uint8_t K[32], bool init_only)
+{
+    size_t kl = 32;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(peer.libctx, priv,
+                                                   peer.propq.c_str());
+    if (ctx == nullptr || EVP_PKEY_derive_init(ctx) <= 0 ||
+        (!init_only && (EVP_PKEY_derive_set_peer(ctx, peerkey) <= 0 ||
+                        EVP_PKEY_derive(ctx, K, &kl) <= 0))) {
+        std::fprintf(stderr, "bench_kem: X25519 derive failed\n");
+        std::abort();
+    }
+    EVP_PKEY_CTX_free(ctx);
+}
+
+enum { X_KEYGEN, X_CTX_FROM_PKEY, X_DERIVE_INIT, X_DERIVE, X_PUB_FROM,
+       X_ROUNDTRIP, X_NOPS };
+const char *const x25519_op_names[X_NOPS] = {
+    "keygen", "ctx_from_pkey", "derive_init", "derive", "pub_from",
+    "roundtrip"};
+
+void bm_x25519(benchmark::State &st, EvpPeer peer, int op)
+{
+    uint8_t K[32], K2[32];
+    EVP_PKEY *a = x25519_keygen(peer), *b = x25519_keygen(peer);
+    EVP_PKEY *bp = x25519_pub_from(peer, b);
+    switch (op) {
+    case X_KEYGEN:
+        mlkem_bench_ticks(st, [&] { EVP_PKEY_free(x25519_keygen(peer)); });
+        break;
+    case X_CTX_FROM_PKEY:
+        mlkem_bench_ticks(st, [&] {
+            EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(
+                peer.libctx, a, peer.propq.c_str());
+            if (ctx == nullptr)
+                std::abort();
+            EVP_PKEY_CTX_free(ctx);
+        });
+        break;
+    case X_DERIVE_INIT:
+        mlkem_bench_ticks(st, [&] { x25519_derive(peer, a, bp, K, true); });
+        break;
+    case X_DERIVE:
+        mlkem_bench_ticks(st, [&] { x25519_derive(peer, a, bp, K, false); });
+        break;
+    case X_PUB_FROM:
+        mlkem_bench_ticks(st, [&] { EVP_PKEY_free(x25519_pub_from(peer, a)); });
+        break;
+    default:
+        /* One key exchange: each side's keygen, the other's public key as
+         * received, and its derive. */
+        mlkem_bench_ticks(st, [&] {
+            EVP_PKEY *k1 = x25519_keygen(peer), *k2 = x25519_keygen(peer);
+            EVP_PKEY *p1 = x25519_pub_from(peer, k1);
+            EVP_PKEY *p2 = x25519_pub_from(peer, k2);
+            x25519_derive(peer, k1, p2, K, false);
+            x25519_derive(peer, k2, p1, K2, false);
+            if (std::memcmp(K, K2, 32) != 0)
+                std::abort();
+            EVP_PKEY_free(p2);
+            EVP_PKEY_free(p1);
+            EVP_PKEY_free(k2);
+            EVP_PKEY_free(k1);
+        }, 4);
+    }
+    st.SetLabel(peer.propq);
+    EVP_PKEY_free(bp);
+    EVP_PKEY_free(b);
+    EVP_PKEY_free(a);
+}
+
 int register_evp_peers()
 {
-    static const char *const ops[] = {"keygen", "encaps", "decaps_key",
-                                      "kem_roundtrip"};
     const char *dir = std::getenv("MLKEM_PROVIDER_DIR");
     OSSL_LIB_CTX *libctx = OSSL_LIB_CTX_new();
     if (libctx == nullptr)
@@ -288,14 +437,22 @@ int register_evp_peers()
             continue; /* 3.0's default provider has no ML-KEM */
         EVP_KEM_free(kem);
         for (unsigned bits : {512u, 768u, 1024u})
-            for (int op = 0; op < 4; op++) {
+            for (int op = 0; op < (bits == 768 ? EVP_NOPS : 4); op++) {
                 std::string name = "evp_" + std::string(prov) + "/mlkem" +
-                                   std::to_string(bits) + "/" + ops[op];
+                                   std::to_string(bits) + "/" +
+                                   evp_op_names[op];
                 benchmark::RegisterBenchmark(
                     name.c_str(), [=](benchmark::State &st) {
                         bm_evp(st, EvpPeer{libctx, propq}, bits, op);
                     });
             }
+    }
+    for (int op = 0; op < X_NOPS; op++) {
+        std::string name = std::string("evp_default/x25519/") +
+                           x25519_op_names[op];
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+            bm_x25519(st, EvpPeer{libctx, "provider=default"}, op);
+        });
     }
     return 0;
 }

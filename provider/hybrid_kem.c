@@ -165,7 +165,7 @@ static int hkem_encapsulate(void *vctx, unsigned char *out, size_t *outlen,
     ec_ss = info->mlkem_first ? secret + MLKEM_SS_BYTES : secret;
 
     /* FIPS 203 Algorithm 20, line 1: m <- B^32 from an approved RBG. */
-    if (!mlkem_prov_rand(k->provctx->libctx, m, sizeof(m))) {
+    if (!mlkem_prov_rand(k->provctx, m, sizeof(m))) {
         MLKEM_RAISE(ctx->provctx, MLKEM_R_RANDOM_FAILED);
         goto end;
     }

@@ -98,9 +98,9 @@ static void hyb_free(void *vkey)
 
     if (k == NULL)
         return;
-    /* One wipe of the whole struct, whichever heap it came from (a
-     * mlkem_key_cleanse first would wipe it twice in the secure heap). */
-    OPENSSL_secure_clear_free(k->ml, sizeof(*k->ml));
+    /* One wipe, none for the public half alone (the TLS server's view of
+     * the client's share): key.c. */
+    mlkem_prov_kernel_key_free(k->ml);
     EVP_PKEY_free(k->ec);
     OPENSSL_free(k->propq);
     OPENSSL_free(k);
@@ -473,7 +473,7 @@ static void *hyb_gen(void *vgctx, OSSL_CALLBACK *cb, void *cbarg)
         goto err;
     if ((g->selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return k;
-    if (!mlkem_prov_rand(k->provctx->libctx, seed, sizeof(seed))) {
+    if (!mlkem_prov_rand(k->provctx, seed, sizeof(seed))) {
         MLKEM_RAISE(k->provctx, MLKEM_R_RANDOM_FAILED);
         goto err;
     }

@@ -163,8 +163,7 @@ static int mlkem_kem_encapsulate(void *vc, unsigned char *out, size_t *outlen,
     }
 
     if (c->ikme == NULL
-        && !mlkem_prov_rand(c->provctx != NULL ? c->provctx->libctx : NULL,
-                            m, sizeof(m))) {
+        && !mlkem_prov_rand(c->provctx, m, sizeof(m))) {
         /* Algorithm 20, line 2: if m == NULL, return an error. */
         MLKEM_RAISE(c->provctx, MLKEM_R_RANDOM_FAILED);
         goto end;
@@ -216,8 +215,7 @@ static int mlkem_kem_decapsulate(void *vc, unsigned char *out, size_t *outlen,
     if (in == NULL || inlen != v->ct_bytes) {
         /* Like OpenSSL 3.5, leave unpredictable bytes in the output in case
          * a caller ignores the error. */
-        if (!mlkem_prov_rand(c->provctx != NULL ? c->provctx->libctx : NULL,
-                             out, MLKEM_SS_BYTES))
+        if (!mlkem_prov_rand(c->provctx, out, MLKEM_SS_BYTES))
             OPENSSL_cleanse(out, MLKEM_SS_BYTES);
         MLKEM_RAISE_DATA(c->provctx, MLKEM_R_BAD_CIPHERTEXT_LENGTH,
                          "%s ciphertext: %zu bytes, expected %zu", v->name,

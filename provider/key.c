@@ -12,31 +12,16 @@
  * The kernel's mlkem_key (about 14 KiB with the cached matrix) holds secrets,
  * so it lives in OpenSSL's secure heap (the plain heap when the application
  * set none up). It is zeroed once, by mlkem_key_init() after a non-zeroing
- * OPENSSL_secure_malloc(), and wiped once, by OPENSSL_secure_clear_free()
- * (which clears the block whichever heap it came from; a
- * mlkem_key_cleanse() before it would wipe the 14 KiB a second time). The
- * provider never looks inside it except for flags, ek and seed, which
- * mlkem.h documents as readable.
+ * OPENSSL_secure_malloc(), and wiped at most once, by
+ * mlkem_prov_kernel_key_free() (below). The provider never looks inside it
+ * except for flags, ek and seed, which mlkem.h documents as readable.
  */
 #include <string.h>
 
 #include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 
 #include "provider/prov.h"
-
-int mlkem_prov_rand(void *libctx, uint8_t *buf, size_t len)
-{
-    /* ML-KEM's d, z and m are secret values (FIPS 203 §3.3): use the
-     * private DRBG. RAND_priv_bytes_ex takes an int length. Cost on 3.0
-     * (callgrind): ~6.7k instructions per call, the same as the
-     * application's own library context; the child context's DRBG chain is
-     * instantiated once per thread (~2.6M instructions, first call only). */
-    if (len > 0x7fffffff)
-        return 0;
-    return RAND_priv_bytes_ex((OSSL_LIB_CTX *)libctx, buf, len, 0) == 1;
-}
 
 void mlkem_prov_raise_kernel_err(const MLKEM_PROV_CTX *ctx, int err)
 {
@@ -95,12 +80,34 @@ MLKEM_KEY *mlkem_prov_key_new(MLKEM_PROV_CTX *ctx, const mlkem_params *p)
     return k;
 }
 
+void mlkem_prov_kernel_key_free(mlkem_key *key)
+{
+    if (key == NULL)
+        return;
+    /* FIPS 203 §3.3: one wipe of the key's secrets. A block of the secure
+     * heap is cleared by the heap itself (OPENSSL_secure_clear_free).
+     * Elsewhere mlkem_key_cleanse wipes the whole struct (memset and a
+     * compiler barrier: ~0.34k ticks for the 14 KiB of ML-KEM-768, where
+     * OPENSSL_cleanse's byte loop takes ~1.4k), except when the key holds
+     * only an encapsulation key: ek, H(ek), rho, t-hat and the matrix are
+     * public, and such a key (a TLS server's view of the client's share,
+     * any SPKI or "pub" import) has never held a secret, since every loader
+     * wipes a key it fails to fill (key.c) and only generate / set_dk set
+     * HAS_PRIV. An empty key (flags 0) is wiped all the same. */
+    if (CRYPTO_secure_allocated(key)) {
+        OPENSSL_secure_clear_free(key, sizeof(*key));
+        return;
+    }
+    if (key->flags != MLKEM_KEY_HAS_PUB)
+        mlkem_key_cleanse(key);
+    OPENSSL_secure_free(key);
+}
+
 void mlkem_prov_key_free(MLKEM_KEY *k)
 {
     if (k == NULL)
         return;
-    /* FIPS 203 §3.3: the one wipe of the key's secrets. */
-    OPENSSL_secure_clear_free(k->key, sizeof(*k->key));
+    mlkem_prov_kernel_key_free(k->key);
     OPENSSL_free(k->propq);
     OPENSSL_free(k);
 }
@@ -193,8 +200,7 @@ int mlkem_prov_key_from_seed(MLKEM_KEY *k, const uint8_t seed[64])
  * encapsulate to the key's ek with a fresh m and decapsulate with its dk. */
 static int run_pct(MLKEM_KEY *k)
 {
-    OSSL_LIB_CTX *libctx = k->provctx != NULL ? k->provctx->libctx : NULL;
-    int rc = mlkem_key_pct(k->key, mlkem_prov_rand, libctx);
+    int rc = mlkem_key_pct(k->key, mlkem_prov_rand, k->provctx);
 
     if (rc != MLKEM_OK) {
         mlkem_prov_raise_kernel_err(k->provctx, rc);

@@ -128,8 +128,7 @@ static int mlkem_km_validate(const void *vkey, int selection, int checktype)
     }
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0) {
         /* Pairwise consistency: encapsulate to ek, decapsulate with dk. */
-        OSSL_LIB_CTX *libctx = k->provctx != NULL ? k->provctx->libctx : NULL;
-        rc = mlkem_key_pct(k->key, mlkem_prov_rand, libctx);
+        rc = mlkem_key_pct(k->key, mlkem_prov_rand, k->provctx);
         if (rc != MLKEM_OK) {
             mlkem_prov_raise_kernel_err(k->provctx, rc);
             return 0;
@@ -345,8 +344,7 @@ static void *mlkem_km_gen(void *vg, OSSL_CALLBACK *cb, void *cbarg)
         return k;
 
     if (g->seed == NULL
-        && !mlkem_prov_rand(g->provctx != NULL ? g->provctx->libctx : NULL,
-                            seed, sizeof(seed))) {
+        && !mlkem_prov_rand(g->provctx, seed, sizeof(seed))) {
         /* FIPS 203 Algorithm 19, lines 1-2: d, z from the RBG; line 3 on
          * failure: return an error. */
         MLKEM_RAISE(g->provctx, MLKEM_R_RANDOM_FAILED);

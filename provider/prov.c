@@ -217,46 +217,72 @@ void mlkem_prov_err(const MLKEM_PROV_CTX *ctx, const char *file, int line,
     va_end(ap);
 }
 
-/* ---- OSSL_PARAM helpers (prov.h) ------------------------------------------- */
+/* ---- OSSL_PARAM helpers (prov.h) -------------------------------------------
+ * The octet-string rules of libcrypto's OSSL_PARAM_get_octet_string_ptr and
+ * OSSL_PARAM_set_octet_string (the same in 3.0 to 4.0), and the common case
+ * of OSSL_PARAM_set_int, done here. Calling libcrypto instead would need an
+ * ERR_set_mark / ERR_pop_to_mark pair around each call (3.5+ raises its own
+ * error on a mismatch, and ours must be the one on top): ~0.5k instructions
+ * per pair on OpenSSL 3.0, and every key a keygen or an import makes passes
+ * through here several times (libcrypto reads bits, security-bits and
+ * max-size of each new key). Only the rare cases (an integer parameter that
+ * is not a plain int) still go through libcrypto, with the mark. */
 
 int mlkem_prov_get_octets(const MLKEM_PROV_CTX *ctx, const OSSL_PARAM *p,
                           const void **data, size_t *len)
 {
-    int ok;
+    const void *d = NULL;
 
-    ERR_set_mark();
-    ok = OSSL_PARAM_get_octet_string_ptr(p, data, len) && *data != NULL;
-    ERR_pop_to_mark();
-    if (!ok)
+    /* An octet string's bytes, or what an octet pointer points to. */
+    if (p->data_type == OSSL_PARAM_OCTET_STRING)
+        d = p->data;
+    else if (p->data_type == OSSL_PARAM_OCTET_PTR && p->data != NULL)
+        d = *(const void *const *)p->data;
+    if (d == NULL) {
         MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER,
                          "parameter \"%s\" must be an octet string", p->key);
-    return ok;
+        return 0;
+    }
+    *data = d;
+    *len = p->data_size;
+    return 1;
 }
 
 int mlkem_prov_set_octets(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p,
                           const void *data, size_t len)
 {
-    int ok;
-
-    ERR_set_mark();
-    ok = OSSL_PARAM_set_octet_string(p, data, len);
-    ERR_pop_to_mark();
-    if (ok)
-        return 1;
-    if (p->data_type != OSSL_PARAM_OCTET_STRING)
+    p->return_size = len;
+    if (p->data == NULL)
+        return 1; /* a size query, whatever the type (as libcrypto) */
+    if (p->data_type != OSSL_PARAM_OCTET_STRING) {
         MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER,
                          "parameter \"%s\" must be an octet string", p->key);
-    else
+        return 0;
+    }
+    if (p->data_size < len) {
         MLKEM_RAISE_DATA(ctx, MLKEM_R_OUTPUT_TOO_SMALL,
                          "parameter \"%s\": %zu bytes, need %zu", p->key,
                          p->data_size, len);
-    return 0;
+        return 0;
+    }
+    memcpy(p->data, data, len);
+    return 1;
 }
 
 int mlkem_prov_set_int(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p, int v)
 {
     int ok;
 
+    /* What libcrypto's evp_keymgmt_util_cache_keyinfo and most callers
+     * pass: a plain int (or a size query). */
+    if (p->data_type == OSSL_PARAM_INTEGER
+        && (p->data == NULL || p->data_size == sizeof(int))) {
+        p->return_size = sizeof(int);
+        if (p->data != NULL)
+            memcpy(p->data, &v, sizeof(v));
+        return 1;
+    }
+    /* Other widths, unsigned and real: libcrypto converts. */
     ERR_set_mark();
     ok = OSSL_PARAM_set_int(p, v);
     ERR_pop_to_mark();
@@ -915,6 +941,7 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
         return 0;
     ctx->handle = handle;
     ctx->err_lib = atomic_load(&err_lib);
+    ctx->rand_id = mlkem_prov_rand_new_id();
     for (const OSSL_DISPATCH *d = in; d->function_id != 0; d++) {
         switch (d->function_id) {
         case OSSL_FUNC_CORE_GET_PARAMS:

@@ -8,6 +8,7 @@
  *                   OSSL_ALGORITHM and parameter-set tables, errors and
  *                   reason strings, OID creation, OSSL_PARAM helpers
  *   key.c           MLKEM_KEY: the key object shared by kmgmt, kem, codecs
+ *   rand.c          randomness: the private DRBG through a per-thread cache
  *   kmgmt.c         ML-KEM key management (3 variants via one macro)
  *   kem.c           ML-KEM encapsulate / decapsulate
  *   codecs.c        SPKI / PKCS#8 DER+PEM encoders and decoders, text
@@ -56,6 +57,8 @@ typedef struct mlkem_prov_ctx {
     int (*child_global_props_cb)(const char *props, void *cbdata);
     void *child_cbdata;
     OSSL_FUNC_provider_register_child_cb_fn *core_register_child_cb;
+    uint64_t rand_id;         /* tags this instance's bytes in rand.c's
+                                 per-thread cache; unique, never 0 */
     unsigned long ossl_version; /* running OpenSSL, 0xMNN00PP0L-style:
                                    (major << 28) | (minor << 20) | (patch << 4) */
     char buildinfo[400];      /* the "buildinfo" provider parameter */
@@ -124,6 +127,10 @@ typedef struct mlkem_prov_key {
 
 MLKEM_KEY *mlkem_prov_key_new(MLKEM_PROV_CTX *ctx, const mlkem_params *p);
 void mlkem_prov_key_free(MLKEM_KEY *k);
+/* Wipe (FIPS 203 §3.3) and free a kernel key from OPENSSL_secure_malloc:
+ * one wipe, none for a key holding only a (public) encapsulation key
+ * (key.c says why); also for the hybrids' ML-KEM half. NULL is a no-op. */
+void mlkem_prov_kernel_key_free(mlkem_key *key);
 MLKEM_KEY *mlkem_prov_key_dup(const MLKEM_KEY *k, int selection);
 /* Each loader raises an OpenSSL error with a precise reason and returns 0 on
  * failure, leaving the key unchanged. The key must be empty. */
@@ -137,19 +144,23 @@ int mlkem_prov_key_from_pub(MLKEM_KEY *k, const uint8_t *ek, size_t len);
 int mlkem_prov_key_has(const MLKEM_KEY *k, int selection);
 /* Raise the reason for a kernel error code (mlkem_err). */
 void mlkem_prov_raise_kernel_err(const MLKEM_PROV_CTX *ctx, int err);
-/* Fill buf from the library context's RBG (RAND_priv_bytes_ex). The first
- * argument is an OSSL_LIB_CTX * (normally provctx->libctx); the signature
- * matches mlkem_rand_fn, so it can be handed to the kernel directly. Returns
- * 1/0 and raises nothing (callers raise MLKEM_R_RANDOM_FAILED). */
-int mlkem_prov_rand(void *provctx_libctx, uint8_t *buf, size_t len);
+/* Fill buf from the instance's library context's private DRBG (rand.c:
+ * through a per-thread cache). The first argument is the MLKEM_PROV_CTX *
+ * (NULL: the default library context, uncached); the signature matches
+ * mlkem_rand_fn, so it can be handed to the kernel directly. Returns 1/0
+ * and raises nothing (callers raise MLKEM_R_RANDOM_FAILED). */
+int mlkem_prov_rand(void *provctx, uint8_t *buf, size_t len);
+/* A new instance's rand_id (rand.c). */
+uint64_t mlkem_prov_rand_new_id(void);
 
 /* ---- OSSL_PARAM helpers (prov.c) --------------------------------------------
- * libcrypto's OSSL_PARAM_get_octet_string_ptr / OSSL_PARAM_set_octet_string
- * / OSSL_PARAM_set_int, with the failure reported as ours: a wrong type is
- * MLKEM_R_BAD_PARAMETER, a short output buffer MLKEM_R_OUTPUT_TOO_SMALL
- * (libcrypto 3.5+ raises its own error first; it is dropped so that the
- * caller sees the provider's reason on top of the queue). A NULL data
- * pointer in an output parameter is a size query (return_size is set). */
+ * The rules of libcrypto's OSSL_PARAM_get_octet_string_ptr (an octet string
+ * or an octet pointer) / OSSL_PARAM_set_octet_string / OSSL_PARAM_set_int,
+ * with the failure reported as ours: a wrong type is MLKEM_R_BAD_PARAMETER,
+ * a short output buffer MLKEM_R_OUTPUT_TOO_SMALL, and nothing of
+ * libcrypto's is left on the queue. A NULL data pointer in an output
+ * parameter is a size query (return_size is set). prov.c says why they do
+ * not simply call libcrypto. */
 int mlkem_prov_get_octets(const MLKEM_PROV_CTX *ctx, const OSSL_PARAM *p,
                           const void **data, size_t *len);
 int mlkem_prov_set_octets(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p,

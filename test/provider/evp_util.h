@@ -115,5 +115,6 @@ void evp_suite_config(const char *moddir); /* test_evp_config.c */
 void evp_suite_instances(const char *moddir); /* test_evp.c */
 void evp_suite_cycles(const char *moddir); /* test_evp_cycles.c */
 void evp_suite_secure(evp_env *e);     /* test_evp_secure.c */
+void evp_suite_rand(evp_env *e);       /* test_evp_rand.c */
 
 #endif /* MLKEM_TEST_EVP_UTIL_H */

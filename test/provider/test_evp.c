@@ -3,7 +3,7 @@
  * test_evp.c: mlkem.so through the public EVP API.
  *
  * Usage: test_evp <3.0|3.5> <module dir> <suite>...
- *   suites: provider roundtrip bad threads acvp config instances cycles
+ *   suites: provider roundtrip bad threads rand acvp config instances cycles
  *           secure
  *
  * Built against the system OpenSSL 3.0 headers and run twice by CTest: on
@@ -558,7 +558,7 @@ int main(int argc, char **argv)
 
     if (argc < 4) {
         fprintf(stderr, "usage: %s <3.0|3.5> <module dir> <suite>...\n"
-                "suites: provider roundtrip bad threads acvp config "
+                "suites: provider roundtrip bad threads rand acvp config "
                 "instances cycles secure\n", argv[0]);
         return 2;
     }
@@ -586,6 +586,8 @@ int main(int argc, char **argv)
             evp_suite_bad(&e);
         else if (strcmp(argv[i], "threads") == 0)
             evp_suite_threads(&e);
+        else if (strcmp(argv[i], "rand") == 0)
+            evp_suite_rand(&e);
         else if (strcmp(argv[i], "acvp") == 0)
             evp_suite_acvp(&e);
         else if (strcmp(argv[i], "config") == 0)

@@ -277,6 +277,63 @@ static void bad_keys(evp_env *e, const evp_variant *v, EVP_PKEY *k,
     EVP_PKEY_free(p);
 }
 
+/* The forms libcrypto's own OSSL_PARAM getters and setters accept, which
+ * the provider's helpers (prov.c) handle without calling them: an octet
+ * pointer for an octet string, a size query (NULL data), integers of other
+ * widths than int, and the exact-size output buffer. */
+static void good_param_forms(evp_env *e, const evp_variant *v, EVP_PKEY *k,
+                             const uint8_t *ek)
+{
+    OSSL_PARAM params[4];
+    EVP_PKEY_CTX *ctx;
+    EVP_PKEY *p = NULL;
+    uint8_t got[1568];
+    size_t len = 0, bits_sz = 0;
+    int64_t max64 = 0;
+    int sec = 0;
+
+    /* "pub" as an octet pointer on import. */
+    params[0] = OSSL_PARAM_construct_octet_ptr("pub", (void **)&ek, v->ek);
+    params[1] = OSSL_PARAM_construct_end();
+    ctx = EVP_PKEY_CTX_new_from_name(e->libctx, v->name, EVP_TEST_PROPQ);
+    TEST_CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) == 1
+                   && EVP_PKEY_fromdata(ctx, &p, EVP_PKEY_PUBLIC_KEY, params) == 1
+                   && evp_get_octets(p, "pub", got, v->ek, &len) && len == v->ek
+                   && memcmp(got, ek, v->ek) == 0,
+               "%s: pub as an octet pointer", v->name);
+    EVP_PKEY_free(p);
+    EVP_PKEY_CTX_free(ctx);
+
+    /* Size queries: NULL data, the size comes back in return_size. */
+    params[0] = OSSL_PARAM_construct_octet_string("pub", NULL, 0);
+    params[1] = OSSL_PARAM_construct_octet_string("priv", NULL, 0);
+    params[2] = OSSL_PARAM_construct_int("bits", NULL);
+    params[3] = OSSL_PARAM_construct_end();
+    TEST_CHECK(EVP_PKEY_get_params(k, params) == 1
+                   && params[0].return_size == v->ek
+                   && params[1].return_size == v->dk
+                   && params[2].return_size == sizeof(int),
+               "%s: size queries (pub %zu, priv %zu, bits %zu)", v->name,
+               params[0].return_size, params[1].return_size,
+               params[2].return_size);
+
+    /* Integers: size_t and int64_t (converted by libcrypto), int. */
+    params[0] = OSSL_PARAM_construct_size_t("bits", &bits_sz);
+    params[1] = OSSL_PARAM_construct_int64("max-size", &max64);
+    params[2] = OSSL_PARAM_construct_int("security-bits", &sec);
+    params[3] = OSSL_PARAM_construct_end();
+    TEST_CHECK(EVP_PKEY_get_params(k, params) == 1
+                   && bits_sz == (size_t)v->bits && max64 == (int64_t)v->ct
+                   && sec == v->secbits,
+               "%s: bits %zu, max-size %lld, security-bits %d", v->name,
+               bits_sz, (long long)max64, sec);
+
+    /* An output buffer of exactly the size. */
+    TEST_CHECK(evp_get_octets(k, "pub", got, v->ek, &len) && len == v->ek
+                   && memcmp(got, ek, v->ek) == 0,
+               "%s: pub into exactly %zu bytes", v->name, v->ek);
+}
+
 static void bad_params(evp_env *e, const evp_variant *v, EVP_PKEY *k,
                        const uint8_t *ek)
 {
@@ -346,6 +403,8 @@ static void bad_params(evp_env *e, const evp_variant *v, EVP_PKEY *k,
     snprintf(what, sizeof(what), "%s: get bits as an octet string", v->name);
     EXPECT_REASON(evp_get_octets(k, "bits", buf, sizeof(buf), &len),
                   R_BAD_PARAMETER, what);
+
+    good_param_forms(e, v, k, ek);
 }
 
 void evp_suite_bad(evp_env *e)
