@@ -104,13 +104,16 @@ static void cbd3(int16_t r[256], const uint8_t buf[192])
         const __m256i x = _mm256_and_si256(d, m1c7);
         const __m256i y = _mm256_and_si256(_mm256_srli_epi32(d, 3), m1c7);
         const __m256i z = _mm256_sub_epi32(_mm256_add_epi32(x, three4), y);
-        for (unsigned h = 0; h < 2; h++) {
-            /* groups 4h .. 4h + 3 (128-bit half h of z) -> 16 coefficients */
-            const __m256i zz = _mm256_permute2x128_si256(z, z, h ? 0x11 : 0x00);
-            __m256i v = _mm256_shuffle_epi8(zz, pick);
-            v = _mm256_srli_epi16(_mm256_mullo_epi16(v, shift), 13);
-            avx2_store(r + 32 * i + 16 * h, _mm256_sub_epi16(v, three));
-        }
+        /* groups 4h .. 4h + 3 (128-bit half h of z) -> 16 coefficients;
+         * the lane selector is an immediate, so the halves are spelled out */
+        const __m256i z0 = _mm256_permute2x128_si256(z, z, 0x00);
+        const __m256i z1 = _mm256_permute2x128_si256(z, z, 0x11);
+        __m256i v0 = _mm256_shuffle_epi8(z0, pick);
+        __m256i v1 = _mm256_shuffle_epi8(z1, pick);
+        v0 = _mm256_srli_epi16(_mm256_mullo_epi16(v0, shift), 13);
+        v1 = _mm256_srli_epi16(_mm256_mullo_epi16(v1, shift), 13);
+        avx2_store(r + 32 * i, _mm256_sub_epi16(v0, three));
+        avx2_store(r + 32 * i + 16, _mm256_sub_epi16(v1, three));
     }
 }
 
