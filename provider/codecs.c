@@ -800,10 +800,13 @@ static int dec_decode(void *vctx, OSSL_CORE_BIO *cin, int selection,
         ret = data_cb(params, data_cbarg);
     }
 end:
+    /* A public-key decoder may be handed a private key by mistake (say,
+     * d2i_PUBKEY of PKCS#8 bytes; it answers "not mine"): wipe what it
+     * read, as for a private key. */
     if (priv)
         OPENSSL_secure_clear_free(buf, cap);
     else
-        OPENSSL_free(buf);
+        OPENSSL_clear_free(buf, len);
     BIO_free(in);
     return ret;
 }

@@ -162,12 +162,18 @@ static int classify(const char *file, int line, unsigned *tag)
     return 0;
 }
 
+#define FRESH_PAINT 0x5Au
+
 static void *hook_malloc(size_t n, const char *file, int line)
 {
     unsigned tag;
     blk_hdr *h;
     if (classify(file, line, &tag) || (h = malloc(sizeof(*h) + n)) == NULL)
         return NULL;
+    /* Fresh memory is painted: malloc may hand back a block some other
+     * code freed unwiped (libcrypto's decoder buffers hold the input key),
+     * and bytes the provider never wrote must not count as its secrets. */
+    memset(h + 1, FRESH_PAINT, n);
     h->size = n;
     h->file = file;
     h->line = line;
@@ -265,6 +271,8 @@ static void *hook_realloc(void *p, size_t n, const char *file, int line)
             live_add(h);
         return NULL;
     }
+    if (n > nh->size)
+        memset((uint8_t *)(nh + 1) + nh->size, FRESH_PAINT, n - nh->size);
     nh->size = n;
     if (nh->tagged)
         live_add(nh);

@@ -397,6 +397,12 @@ int main(void)
     int found = 0;
 
     printf("kernel backend: %s\n", mlkem_backend_name());
+    {
+        const char *want = getenv("MLKEM_BACKEND");
+        TEST_CHECK(want == NULL || strcmp(want, mlkem_backend_name()) == 0,
+                   "MLKEM_BACKEND=%s, but the kernel runs %s", want,
+                   mlkem_backend_name());
+    }
     if (posix_memalign((void **)&stack_buf, 4096, STACK_BYTES) != 0) {
         test_fail("no memory for the stack buffer");
         return 1;
