@@ -18,6 +18,9 @@
 #                        in OUT. OPENSSL_CONF and OPENSSL_MODULES are
 #                        dropped: no provider, 3.5's built-in ML-KEM only
 #   hello_of FILE        the response body line "post-quantum hello" is in FILE
+#   expect_served PORT GROUPS WANT OUT WHAT
+#                        page_35, then ok when the page came back over
+#                        ServerHello group WANT (IANA number), else fail
 
 random_port() {
     local p
@@ -79,3 +82,14 @@ page_35() {
 }
 
 hello_of() { grep -q 'post-quantum hello' "$1"; }
+
+expect_served() {
+    local port=$1 groups=$2 want=$3 out=$4 what=$5 g
+    page_35 "$port" "$groups" "$out"
+    g=$(trace_group "$out")
+    if [ "$g" = "$want" ] && hello_of "$out"; then
+        ok "$what: page served, ServerHello group $want"
+    else
+        fail "$what: group '$g' (want $want); $(tail -n 5 "$out")"
+    fi
+}

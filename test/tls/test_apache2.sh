@@ -112,13 +112,7 @@ start_daemon apache2 write_conf "$APACHE" -d "$P" -f "$P/httpd.conf" -DFOREGROUN
 ok "apache2 listening on 127.0.0.1:$PORT"
 
 # 3. OpenSSL 3.5's built-in X25519MLKEM768, nothing else offered.
-page_35 "$PORT" X25519MLKEM768 "$TLS_TMP/c35.out"
-g=$(trace_group "$TLS_TMP/c35.out")
-if [ "$g" = 4588 ] && hello_of "$TLS_TMP/c35.out"; then
-    ok "OpenSSL 3.5 (X25519MLKEM768 only): page served, ServerHello group 4588"
-else
-    fail "OpenSSL 3.5 X25519MLKEM768-only client: group '$g'; $(tail -n 5 "$TLS_TMP/c35.out")"
-fi
+expect_served "$PORT" X25519MLKEM768 4588 "$TLS_TMP/c35.out" "OpenSSL 3.5, X25519MLKEM768 only"
 # 4. curl.sh (curl on 3.0 + provider, X25519MLKEM768 only).
 CURL_ARGS=(--cacert "$CERT" --resolve "localhost:$PORT:127.0.0.1" -sS --max-time 15)
 if body=$(timeout 20 sh "$EXAMPLES/curl.sh" "${CURL_ARGS[@]}" "https://localhost:$PORT/" 2>&1) &&
@@ -128,26 +122,14 @@ else
     fail "curl.sh: $body"
 fi
 # 5. A classical client still gets x25519.
-page_35 "$PORT" x25519 "$TLS_TMP/c35x.out"
-g=$(trace_group "$TLS_TMP/c35x.out")
-if [ "$g" = 29 ] && hello_of "$TLS_TMP/c35x.out"; then
-    ok "an x25519-only client is served with x25519 (29)"
-else
-    fail "x25519-only client: group '$g'"
-fi
+expect_served "$PORT" x25519 29 "$TLS_TMP/c35x.out" "an x25519-only client"
 
 stop_daemon "$DAEMON_PID"
 
 # 6. openssl.cnf alone: no Include of the recipe, Groups from openssl-pq.cnf.
 NO_RECIPE=1 start_daemon apache2-cnf write_conf "$APACHE" -d "$P" -f "$P/httpd.conf" -DFOREGROUND ||
     { cat "$P/error.log" >&2; exit 1; }
-page_35 "$PORT" X25519MLKEM768 "$TLS_TMP/cnf.out"
-g=$(trace_group "$TLS_TMP/cnf.out")
-if [ "$g" = 4588 ] && hello_of "$TLS_TMP/cnf.out"; then
-    ok "openssl-pq.cnf alone (no apache2.conf): X25519MLKEM768-only client served, group 4588"
-else
-    fail "openssl-pq.cnf alone: group '$g'; $(tail -n 5 "$TLS_TMP/cnf.out")"
-fi
+expect_served "$PORT" X25519MLKEM768 4588 "$TLS_TMP/cnf.out" "openssl-pq.cnf alone (no apache2.conf), X25519MLKEM768-only client"
 stop_daemon "$DAEMON_PID"
 echo "access log:"
 sed 's/^/    /' "$P/access.log"

@@ -78,13 +78,7 @@ start_daemon haproxy write_conf "$HAPROXY" -db -f "$EXAMPLES/haproxy.cfg" -f "$P
 ok "haproxy listening on 127.0.0.1:$PORT"
 
 # 3. OpenSSL 3.5's built-in X25519MLKEM768, nothing else offered.
-page_35 "$PORT" X25519MLKEM768 "$TLS_TMP/c35.out"
-g=$(trace_group "$TLS_TMP/c35.out")
-if [ "$g" = 4588 ] && hello_of "$TLS_TMP/c35.out"; then
-    ok "OpenSSL 3.5 (X25519MLKEM768 only): page served, ServerHello group 4588"
-else
-    fail "OpenSSL 3.5 X25519MLKEM768-only client: group '$g'; $(tail -n 5 "$TLS_TMP/c35.out")"
-fi
+expect_served "$PORT" X25519MLKEM768 4588 "$TLS_TMP/c35.out" "OpenSSL 3.5, X25519MLKEM768 only"
 # 4. curl.sh (curl on 3.0 + provider through openssl-pq.cnf).
 CURL_ARGS=(--cacert "$CERT" --resolve "localhost:$PORT:127.0.0.1" -sS --max-time 15)
 if body=$(OPENSSL_CONF=$EXAMPLES/openssl-pq.cnf timeout 20 sh "$EXAMPLES/curl.sh" \
@@ -94,13 +88,7 @@ else
     fail "curl.sh: $body"
 fi
 # 5. A classical client still gets x25519.
-page_35 "$PORT" x25519 "$TLS_TMP/c35x.out"
-g=$(trace_group "$TLS_TMP/c35x.out")
-if [ "$g" = 29 ] && hello_of "$TLS_TMP/c35x.out"; then
-    ok "an x25519-only client is served with x25519 (29)"
-else
-    fail "x25519-only client: group '$g'"
-fi
+expect_served "$PORT" x25519 29 "$TLS_TMP/c35x.out" "an x25519-only client"
 
 stop_daemon "$DAEMON_PID"
 
@@ -108,13 +96,7 @@ stop_daemon "$DAEMON_PID"
 # openssl-pq.cnf.
 OPENSSL_CONF=$EXAMPLES/openssl-pq.cnf start_daemon haproxy-cnf write_conf \
     "$HAPROXY" -db -f "$P/test.cfg" || exit 1
-page_35 "$PORT" X25519MLKEM768 "$TLS_TMP/cnf.out"
-g=$(trace_group "$TLS_TMP/cnf.out")
-if [ "$g" = 4588 ] && hello_of "$TLS_TMP/cnf.out"; then
-    ok "openssl-pq.cnf alone (no haproxy.cfg lines): X25519MLKEM768-only client served, group 4588"
-else
-    fail "openssl-pq.cnf alone: group '$g'; $(tail -n 5 "$TLS_TMP/cnf.out")"
-fi
+expect_served "$PORT" X25519MLKEM768 4588 "$TLS_TMP/cnf.out" "openssl-pq.cnf alone (no haproxy.cfg lines), X25519MLKEM768-only client"
 stop_daemon "$DAEMON_PID"
 echo "haproxy log:"
 sed 's/^/    /' "$TLS_TMP/haproxy.log"
