@@ -43,6 +43,12 @@ done
 # (docs/aarch64.md); its preset excludes, by name, the tests that need
 # host-only programs.
 scripts/deps.sh --aarch64
+python3 - <<'PY' | tee -a "$log"
+import json
+for t in json.load(open("CMakePresets.json"))["testPresets"]:
+    if t["name"] == "aarch64-qemu":
+        print("aarch64-qemu: " + t["description"])
+PY
 cmake --workflow --preset aarch64-qemu 2>&1 | tee -a "$log"
 
 bad=$(grep -E '\*\*\*Skipped' "$log" || true)
