@@ -58,7 +58,7 @@ configs=(
 
 # The kernel backend mlkem.so runs here (its build info; MLKEM_BACKEND applies).
 backend=$(openssl list -providers -verbose -provider-path "$provdir" -provider mlkem 2>/dev/null |
-          sed -n 's/.*backend \([a-z0-9_]*\).*/\1/p' | head -n 1)
+          sed -n 's/.*backend \([a-z0-9_-]*\).*/\1/p' | head -n 1)
 backend=${backend:-unknown}
 echo "mlkem backend: $backend" >&2
 

@@ -39,14 +39,15 @@ with open(bench) as f:
     runs = json.load(f)["benchmarks"]
 
 names = {"portable": "mlkem, portable C", "avx2": "mlkem, AVX2",
-         "avx512": "mlkem, AVX-512", "evp_mlkem": "mlkem through EVP (on 3.5)",
+         "avx512": "mlkem, AVX-512", "avx512-vbmi2": "mlkem, AVX-512 VBMI2",
+         "evp_mlkem": "mlkem through EVP (on 3.5)",
          "evp_default": "OpenSSL 3.5 built-in (EVP)"}
-order = ["portable", "avx2", "avx512", "evp_mlkem", "evp_default"]
+order = ["portable", "avx2", "avx512", "avx512-vbmi2", "evp_mlkem", "evp_default"]
 best = {}       # (impl, bits) -> ticks
 median = {}
 for r in runs:
     name = r.get("run_name", r["name"])
-    m = re.fullmatch(r"mlkem(512|768|1024)/kem_roundtrip/(\w+)", name)
+    m = re.fullmatch(r"mlkem(512|768|1024)/kem_roundtrip/([\w-]+)", name)
     if m:
         key = (m.group(2), m.group(1))
     else:
@@ -80,7 +81,7 @@ with open(tls) as f:
         elif line.startswith("goal "):
             verdict = line.split(":")[0] + ": hybrid / X25519 on 3.0 = " + \
                 line.split("=")[1].split(",")[0].strip()
-            b = re.search(r"backend (\w+)", line)
+            b = re.search(r"backend ([\w-]+)", line)
             if b:
                 verdict += " (" + b.group(1) + " backend)"
 if not rows:
