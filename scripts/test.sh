@@ -27,6 +27,7 @@ export MLKEM_OPENSSL40_PREFIX="$prefix40"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+times=() # wall time of each preset (configure, build, tests)
 for preset in default asan tsan ct fuzz; do
     if [[ $preset == tsan ]]; then
         echo "test.sh: tsan leaves out (CMakePresets.json, test/hardening/README.md):" \
@@ -36,7 +37,9 @@ for preset in default asan tsan ct fuzz; do
              "the stack-contents scan (TSan's runtime keeps its own per-thread" \
              "state inside the thread's stack; default and asan run it)"
     fi
+    start=$SECONDS
     cmake --workflow --preset "$preset" 2>&1 | tee -a "$log"
+    times+=("$preset $((SECONDS - start)) s")
 done
 
 # The AArch64 backends, cross-built and tested under qemu-user
@@ -49,7 +52,10 @@ for t in json.load(open("CMakePresets.json"))["testPresets"]:
     if t["name"] == "aarch64-qemu":
         print("aarch64-qemu: " + t["description"])
 PY
+start=$SECONDS
 cmake --workflow --preset aarch64-qemu 2>&1 | tee -a "$log"
+times+=("aarch64-qemu $((SECONDS - start)) s")
+echo "test.sh: wall time per preset: $(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
 
 bad=$(grep -E '\*\*\*Skipped' "$log" || true)
 if [[ -n "$bad" ]]; then
