@@ -105,7 +105,8 @@
  * unloaded; and any number past 255 whose low 8 bits fall below 128
  * aliases one of OpenSSL's own libraries (ERR_LIB_*), whose strings such a
  * provider then overwrites. Library numbers are 8 bits in the packed error
- * code since OpenSSL 3.0 (openssl/openssl#12343), and
+ * code (ERR_PACK in include/openssl/err.h; the 8-bit library field
+ * is discussed in openssl/openssl#9003), and
  * ERR_get_next_error_library() has no way to return or reuse one
  * (discussed in openssl/openssl#17974); no upstream fix as of 4.0. */
 static CRYPTO_ONCE err_once = CRYPTO_ONCE_STATIC_INIT;
