@@ -328,26 +328,6 @@ EVP_PKEY *x25519_keygen(const EvpPeer &peer)
     return pkey;
 }
 
-EVP_PKEY *x25519_pub_from(const EvpPeer &peer, EVP_PKEY *priv)
-{
-    uint8_t pk[32];
-    size_t len = 0;
-    EVP_PKEY *pub = nullptr;
-    if (!EVP_PKEY_get_octet_string_param(priv, "encoded-pub-key", pk,
-                                         sizeof(pk), &len))
-        std::abort();
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(peer.libctx, "X25519",
-                                                   peer.propq.c_str());
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_octet_string("pub", pk, len),
-        OSSL_PARAM_construct_end()};
-    if (ctx == nullptr || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-        EVP_PKEY_fromdata(ctx, &pub, EVP_PKEY_PUBLIC_KEY, params) <= 0)
-        std::abort();
-    EVP_PKEY_CTX_free(ctx);
-    return pub;
-}
-
 void x25519_derive(const EvpPeer &peer, EVP_PKEY *priv, EVP_PKEY *peerkey,
                    uint8_t K[32], bool init_only)
 {
@@ -373,7 +353,7 @@ void bm_x25519(benchmark::State &st, EvpPeer peer, int op)
 {
     uint8_t K[32], K2[32];
     EVP_PKEY *a = x25519_keygen(peer), *b = x25519_keygen(peer);
-    EVP_PKEY *bp = x25519_pub_from(peer, b);
+    EVP_PKEY *bp = evp_pub_from(peer, "X25519", b);
     switch (op) {
     case X_KEYGEN:
         mlkem_bench_ticks(st, [&] { EVP_PKEY_free(x25519_keygen(peer)); });
@@ -394,15 +374,15 @@ void bm_x25519(benchmark::State &st, EvpPeer peer, int op)
         mlkem_bench_ticks(st, [&] { x25519_derive(peer, a, bp, K, false); });
         break;
     case X_PUB_FROM:
-        mlkem_bench_ticks(st, [&] { EVP_PKEY_free(x25519_pub_from(peer, a)); });
+        mlkem_bench_ticks(st, [&] { EVP_PKEY_free(evp_pub_from(peer, "X25519", a)); });
         break;
     default:
         /* One key exchange: each side's keygen, the other's public key as
          * received, and its derive. */
         mlkem_bench_ticks(st, [&] {
             EVP_PKEY *k1 = x25519_keygen(peer), *k2 = x25519_keygen(peer);
-            EVP_PKEY *p1 = x25519_pub_from(peer, k1);
-            EVP_PKEY *p2 = x25519_pub_from(peer, k2);
+            EVP_PKEY *p1 = evp_pub_from(peer, "X25519", k1);
+            EVP_PKEY *p2 = evp_pub_from(peer, "X25519", k2);
             x25519_derive(peer, k1, p2, K, false);
             x25519_derive(peer, k2, p1, K2, false);
             if (std::memcmp(K, K2, 32) != 0)
