@@ -78,6 +78,8 @@ void mlkem_keccak_x8_xor_bytes_neon(mlkem_keccak_x8 *st, unsigned lane,
 void mlkem_keccak_x8_extract_bytes_neon(const mlkem_keccak_x8 *st,
                                         unsigned lane, unsigned offset,
                                         uint8_t *out, size_t len);
+void mlkem_keccak_x4_clear_lane_neon(mlkem_keccak_x4 *st, unsigned lane);
+void mlkem_keccak_x8_clear_lane_neon(mlkem_keccak_x8 *st, unsigned lane);
 void mlkem_keccak_x8_permute_neon(mlkem_keccak_x8 *st);
 
 /* arch/neon/keccak_sha3.c (sha3 target flag): the single-state

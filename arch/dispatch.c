@@ -125,10 +125,12 @@ static const struct mlkem_keccak_kernels keccak_avx2 = {
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
     .x4_permute = mlkem_keccak_x4_permute_avx2,
+    .x4_clear_lane = mlkem_keccak_x4_clear_lane_avx2,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx2,
     .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx2,
     .x8_permute = mlkem_keccak_x8_permute_avx2,
+    .x8_clear_lane = mlkem_keccak_x8_clear_lane_avx2,
     .x4_min = 2,
     .x8_min = 5,
 };
@@ -177,10 +179,12 @@ static const struct mlkem_arch_backend backend_avx2 = {
         .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,                       \
         .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,               \
         .x4_permute = mlkem_keccak_x4_permute_avx512,                         \
+        .x4_clear_lane = mlkem_keccak_x4_clear_lane_avx2,                     \
         .x8_init = mlkem_keccak_x8_init_portable,                             \
         .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx512,                     \
         .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_avx512,             \
-        .x8_permute = mlkem_keccak_x8_permute_avx512, .x4_min = 1,            \
+        .x8_permute = mlkem_keccak_x8_permute_avx512,                         \
+        .x8_clear_lane = mlkem_keccak_x8_clear_lane_avx512, .x4_min = 1,      \
         .x8_min = (x8min),                                                    \
     }
 static const struct mlkem_keccak_kernels keccak_avx512 =
@@ -278,10 +282,12 @@ static const struct mlkem_keccak_kernels keccak_neon = {
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,
     .x4_permute = mlkem_keccak_x4_permute_neon,
+    .x4_clear_lane = mlkem_keccak_x4_clear_lane_neon,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_neon,
     .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_neon,
     .x8_permute = mlkem_keccak_x8_permute_neon,
+    .x8_clear_lane = mlkem_keccak_x8_clear_lane_neon,
     .x4_min = 3,
     .x8_min = 0,
 };
@@ -309,10 +315,12 @@ static const struct mlkem_keccak_kernels keccak_neon_sha3 = {
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,
     .x4_permute = mlkem_keccak_x4_permute_sha3,
+    .x4_clear_lane = mlkem_keccak_x4_clear_lane_neon,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_neon,
     .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_neon,
     .x8_permute = mlkem_keccak_x8_permute_sha3,
+    .x8_clear_lane = mlkem_keccak_x8_clear_lane_neon,
     .x4_min = 3,
     .x8_min = 0,
 };

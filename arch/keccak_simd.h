@@ -155,6 +155,11 @@ void KS_FN(extract_bytes)(const uint64_t *s, unsigned i, unsigned off,
 {
     mlkem_state_extract_bytes_strided(s + i, KS_N, off, out, len);
 }
+
+void KS_FN(clear_lane)(uint64_t *s, unsigned i)
+{
+    mlkem_state_clear_strided(s + i, KS_N);
+}
 #endif /* KS_PERMUTE_ONLY */
 
 /* With KS_STATE (mlkem_keccak_x4 or mlkem_keccak_x8, holding exactly one interleaved
@@ -171,6 +176,11 @@ void KS_API(extract_bytes)(const KS_STATE *st, unsigned lane, unsigned offset,
                            uint8_t *out, size_t len)
 {
     KS_FN(extract_bytes)(st->s, lane, offset, out, len);
+}
+
+void KS_API(clear_lane)(KS_STATE *st, unsigned lane)
+{
+    KS_FN(clear_lane)(st->s, lane);
 }
 #endif
 

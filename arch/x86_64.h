@@ -63,6 +63,7 @@ void mlkem_keccak_x4_extract_bytes_avx2(const mlkem_keccak_x4 *st, unsigned lane
                                         unsigned offset, uint8_t *out,
                                         size_t len);
 void mlkem_keccak_x4_permute_avx2(mlkem_keccak_x4 *st);
+void mlkem_keccak_x4_clear_lane_avx2(mlkem_keccak_x4 *st, unsigned lane);
 void mlkem_keccak_x8_xor_bytes_avx2(mlkem_keccak_x8 *st, unsigned lane,
                                     unsigned offset, const uint8_t *in,
                                     size_t len);
@@ -70,6 +71,7 @@ void mlkem_keccak_x8_extract_bytes_avx2(const mlkem_keccak_x8 *st, unsigned lane
                                         unsigned offset, uint8_t *out,
                                         size_t len);
 void mlkem_keccak_x8_permute_avx2(mlkem_keccak_x8 *st);
+void mlkem_keccak_x8_clear_lane_avx2(mlkem_keccak_x8 *st, unsigned lane);
 
 /* arch/avx512/: four interleaved states in 256-bit registers with the
  * AVX-512VL instructions (the avx2 layout and byte functions), eight in
@@ -82,6 +84,7 @@ void mlkem_keccak_x8_extract_bytes_avx512(const mlkem_keccak_x8 *st, unsigned la
                                           unsigned offset, uint8_t *out,
                                           size_t len);
 void mlkem_keccak_x8_permute_avx512(mlkem_keccak_x8 *st);
+void mlkem_keccak_x8_clear_lane_avx512(mlkem_keccak_x8 *st, unsigned lane);
 
 /* arch/avx512/sampling_vbmi2.c: SampleNTT's rejection step with vpermb /
  * vpcompressw, and its fused form on the x4 state. */

@@ -44,12 +44,16 @@ struct mlkem_keccak_kernels {
     void (*x4_extract_bytes)(const mlkem_keccak_x4 *st, unsigned lane,
                              unsigned offset, uint8_t *out, size_t len);
     void (*x4_permute)(mlkem_keccak_x4 *st);
+    /* Instance `lane` set to the zero state (what init gives it) by plain
+     * stores, the other instances untouched. */
+    void (*x4_clear_lane)(mlkem_keccak_x4 *st, unsigned lane);
     void (*x8_init)(mlkem_keccak_x8 *st);
     void (*x8_xor_bytes)(mlkem_keccak_x8 *st, unsigned lane, unsigned offset,
                          const uint8_t *in, size_t len);
     void (*x8_extract_bytes)(const mlkem_keccak_x8 *st, unsigned lane,
                              unsigned offset, uint8_t *out, size_t len);
     void (*x8_permute)(mlkem_keccak_x8 *st);
+    void (*x8_clear_lane)(mlkem_keccak_x8 *st, unsigned lane);
 
     /* How callers with several independent SHAKE streams (kem/sampling.c:
      * matrix entries, PRF outputs) should group them on this set: a group
@@ -76,6 +80,7 @@ void mlkem_keccak_x4_extract_bytes_portable(const mlkem_keccak_x4 *st,
                                             unsigned lane, unsigned offset,
                                             uint8_t *out, size_t len);
 void mlkem_keccak_x4_permute_portable(mlkem_keccak_x4 *st);
+void mlkem_keccak_x4_clear_lane_portable(mlkem_keccak_x4 *st, unsigned lane);
 void mlkem_keccak_x8_init_portable(mlkem_keccak_x8 *st);
 void mlkem_keccak_x8_xor_bytes_portable(mlkem_keccak_x8 *st, unsigned lane,
                                         unsigned offset, const uint8_t *in,
@@ -84,6 +89,7 @@ void mlkem_keccak_x8_extract_bytes_portable(const mlkem_keccak_x8 *st,
                                             unsigned lane, unsigned offset,
                                             uint8_t *out, size_t len);
 void mlkem_keccak_x8_permute_portable(mlkem_keccak_x8 *st);
+void mlkem_keccak_x8_clear_lane_portable(mlkem_keccak_x8 *st, unsigned lane);
 
 /* The set in use (the portable one until arch/ installs another). */
 const struct mlkem_keccak_kernels *mlkem_keccak_kernels(void);

@@ -81,6 +81,16 @@ static inline void mlkem_state_extract_bytes_strided(const uint64_t *s,
     }
 }
 
+/* Set a state (lane j at s[stride * j]) to the all-zero state with plain
+ * stores: nothing of the old value is read, so what follows in it derives
+ * from nothing that was there (the lane scheduler, kem/lanes.c, starts a
+ * public stream on a lane a secret one left). */
+static inline void mlkem_state_clear_strided(uint64_t *s, unsigned stride)
+{
+    for (unsigned j = 0; j < 25; j++)
+        s[stride * j] = 0;
+}
+
 /* The plain 25-lane forms. */
 static inline void mlkem_state_xor_bytes(uint64_t s[25], unsigned off,
                                          const uint8_t *in, size_t len)

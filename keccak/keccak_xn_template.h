@@ -62,6 +62,11 @@ void XN_PORT(extract_bytes)(const XN_T *st, unsigned lane, unsigned offset,
     mlkem_state_extract_bytes(&st->s[25 * lane], offset, out, len);
 }
 
+void XN_PORT(clear_lane)(XN_T *st, unsigned lane)
+{
+    mlkem_state_clear_strided(&st->s[25 * lane], 1);
+}
+
 void XN_PORT(permute)(XN_T *st)
 {
     for (unsigned i = 0; i < MLKEM_XN; i++)

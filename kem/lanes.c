@@ -131,28 +131,21 @@ static void state_init(mlkem_lanes *e)
 }
 
 /*
- * Clear the idle lanes (finished jobs leave their state, and every call
- * scrambles idle lanes): the busy lanes' states are copied out, the state
- * is set to zero and they are copied back. Clearing a lane by XORing its
- * own bytes into it would give the same zeros, but constant-time checking
- * (valgrind, common/ct.h) would still see them as derived from whatever
- * secret the lane held, and a public stream started there (SampleNTT,
- * which branches on its data) would be reported.
+ * Clear an idle lane before a job starts on it (finished jobs leave their
+ * state, and every call scrambles idle lanes): the set's clear_lane slot
+ * stores zeros over it. Clearing it by XORing its own bytes into it would
+ * give the same zeros, but constant-time checking (valgrind, common/ct.h)
+ * would still see them as derived from whatever secret the lane held, and
+ * a public stream started there (SampleNTT, which branches on its data)
+ * would be reported; plain stores derive from nothing.
  */
-static void clear_idle(mlkem_lanes *e)
+static void lane_clear(mlkem_lanes *e, unsigned l)
 {
-    uint8_t t[8][200];
-
-    for (unsigned l = 0; l < e->width; l++)
-        if (e->lane[l] != NULL)
-            lane_extract(e, l, 0, t[l], 200);
-    state_init(e);
-    for (unsigned l = 0; l < e->width; l++)
-        if (e->lane[l] != NULL) {
-            lane_xor(e, l, 0, t[l], 200);
-            mlkem_cleanse(t[l], 200);
-            e->dirty[l] = 1;
-        }
+    if (e->width == 8)
+        e->kk->x8_clear_lane(&e->st.x8, l);
+    else
+        e->kk->x4_clear_lane(&e->st.x4, l);
+    e->dirty[l] = 0;
 }
 
 /* XOR n input bytes of j, from its current position, at byte off. */
@@ -494,15 +487,11 @@ void mlkem_lanes_run(mlkem_lanes *e)
                 run_single(e, e->queue[e->head++], 0, 0);
             continue;
         }
-        unsigned need_clear = 0, free_lanes = 0;
-        for (unsigned l = 0; l < e->width; l++)
-            if (e->lane[l] == NULL && free_lanes++ < queued)
-                need_clear |= e->dirty[l];
-        if (need_clear)
-            clear_idle(e);
         for (unsigned l = 0; l < e->width && e->head < e->tail; l++) {
             if (e->lane[l] != NULL)
                 continue;
+            if (e->dirty[l])
+                lane_clear(e, l);
             lane_start(e, l, e->queue[e->head++]);
             busy++;
         }

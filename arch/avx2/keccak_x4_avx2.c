@@ -70,6 +70,11 @@ void mlkem_keccak_x8_extract_bytes_avx2(const mlkem_keccak_x8 *st, unsigned lane
                                              lane % 4, offset, out, len);
 }
 
+void mlkem_keccak_x8_clear_lane_avx2(mlkem_keccak_x8 *st, unsigned lane)
+{
+    mlkem_keccak_x4_clear_lane_avx2_lanes(st->s + 100 * (lane / 4), lane % 4);
+}
+
 void mlkem_keccak_x8_permute_avx2(mlkem_keccak_x8 *st)
 {
     mlkem_keccak_x4_permute_avx2_lanes(st->s);

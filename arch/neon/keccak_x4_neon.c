@@ -74,6 +74,20 @@ void mlkem_keccak_x8_extract_bytes_neon(const mlkem_keccak_x8 *st,
     mlkem_state_extract_bytes_strided(s, stride, offset, out, len);
 }
 
+void mlkem_keccak_x4_clear_lane_neon(mlkem_keccak_x4 *st, unsigned lane)
+{
+    unsigned stride;
+    uint64_t *s = x4_state(st->s, lane, &stride);
+    mlkem_state_clear_strided(s, stride);
+}
+
+void mlkem_keccak_x8_clear_lane_neon(mlkem_keccak_x8 *st, unsigned lane)
+{
+    unsigned stride;
+    uint64_t *s = x4_state(st->s + 100 * (lane / 4), lane % 4, &stride);
+    mlkem_state_clear_strided(s, stride);
+}
+
 /* ---- The permutation --------------------------------------------------- */
 
 #define NK_VEC_T uint64x2_t

@@ -68,6 +68,7 @@ typedef struct {
     void (*extract)(const struct mlkem_keccak_kernels *, const void *,
                     unsigned, unsigned, uint8_t *, size_t);
     void (*permute)(const struct mlkem_keccak_kernels *, void *);
+    void (*clear_lane)(const struct mlkem_keccak_kernels *, void *, unsigned);
 } xn_ops;
 
 static void x4_init(const struct mlkem_keccak_kernels *k, void *s)
@@ -88,6 +89,11 @@ static void x4_perm(const struct mlkem_keccak_kernels *k, void *s)
 {
     k->x4_permute(s);
 }
+static void x4_clear(const struct mlkem_keccak_kernels *k, void *s,
+                     unsigned l)
+{
+    k->x4_clear_lane(s, l);
+}
 static void x8_init(const struct mlkem_keccak_kernels *k, void *s)
 {
     k->x8_init(s);
@@ -107,8 +113,14 @@ static void x8_perm(const struct mlkem_keccak_kernels *k, void *s)
     k->x8_permute(s);
 }
 
-static const xn_ops ops_x4 = {4, x4_init, x4_xor, x4_ext, x4_perm};
-static const xn_ops ops_x8 = {8, x8_init, x8_xor, x8_ext, x8_perm};
+static void x8_clear(const struct mlkem_keccak_kernels *k, void *s,
+                     unsigned l)
+{
+    k->x8_clear_lane(s, l);
+}
+
+static const xn_ops ops_x4 = {4, x4_init, x4_xor, x4_ext, x4_perm, x4_clear};
+static const xn_ops ops_x8 = {8, x8_init, x8_xor, x8_ext, x8_perm, x8_clear};
 
 static int xn_same(const xn_ops *o, const struct mlkem_keccak_kernels *k,
                    const void *st, const void *model)
@@ -166,6 +178,25 @@ static void check_xn(const char *be, const struct mlkem_keccak_kernels *k,
     o->permute(k, &st);
     o->permute(kp, &model);
     TEST_CHECK(xn_same(o, k, &st, &model), "[%s] x%u all-ones", be, o->n);
+    /* clear_lane: one instance back to the zero state, the others kept
+     * (the comparison with the model after each clear), then a permutation
+     * of the mixed state. */
+    for (unsigned i = 0; i < o->n; i++) {
+        const unsigned lane = (3 * i + 1) % o->n;
+        static const uint8_t zero[200];
+        o->clear_lane(k, &st, lane);
+        o->clear_lane(kp, &model, lane);
+        o->extract(k, &st, lane, 0, a, sizeof(a));
+        TEST_CHECK(memcmp(a, zero, sizeof(a)) == 0 &&
+                       xn_same(o, k, &st, &model),
+                   "[%s] x%u clear_lane %u", be, o->n, lane);
+        if (i % 2 == 1) {
+            o->permute(k, &st);
+            o->permute(kp, &model);
+        }
+    }
+    TEST_CHECK(xn_same(o, k, &st, &model), "[%s] x%u permute after clears",
+               be, o->n);
 }
 
 /* ---- Polynomials ------------------------------------------------------------- */
