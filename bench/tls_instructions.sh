@@ -28,9 +28,17 @@ trap 'rm -rf "$tmp"' EXIT
 command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 1; }
 [ -x "$loop" ] || { echo "no $loop: build the tree first" >&2; exit 1; }
 
-# count GROUP DIR N: collected instructions for N handshakes
+# The provider configured "decoders = no" (provider/prov.c), through
+# MLKEM_TLS_CONF (test/tls/tls_common.c).
+nodec=$tmp/nodecoders.cnf
+printf '%s\n' "openssl_conf = openssl_init" "[openssl_init]" \
+    "providers = provider_sect" "[provider_sect]" "mlkem = mlkem_sect" \
+    "[mlkem_sect]" "module = $provdir/mlkem.so" "activate = 1" \
+    "decoders = no" >"$nodec"
+
+# count GROUP DIR N [CONF]: collected instructions for N handshakes
 count() {
-    MLKEM_HANDSHAKES=$3 valgrind --tool=callgrind \
+    MLKEM_TLS_CONF=${4:-} MLKEM_HANDSHAKES=$3 valgrind --tool=callgrind \
         --callgrind-out-file="$tmp/cg" \
         --toggle-collect=tls_pair_new --toggle-collect=tls_pair_handshake \
         --toggle-collect=tls_pair_free "$loop" "$1" 1 "$2" >/dev/null 2>"$tmp/log"
@@ -39,28 +47,35 @@ count() {
 
 per_hs() {
     local a b
-    a=$(count "$1" "$2" "$short")
-    b=$(count "$1" "$2" "$long")
+    a=$(count "$1" "$2" "$short" "${3:-}")
+    b=$(count "$1" "$2" "$long" "${3:-}")
     echo $(( (b - a) / (long - short) ))
 }
 
 base=$(per_hs x25519 -)
 loaded=$(per_hs x25519 "$provdir")
 hybrid=$(per_hs X25519MLKEM768 "$provdir")
+loaded_nodec=$(per_hs x25519 "$provdir" "$nodec")
+hybrid_nodec=$(per_hs X25519MLKEM768 "$provdir" "$nodec")
 backend=$(valgrind -q "$build/test/arch/arch_test_dispatch" 2>/dev/null |
           sed -n 's/.*chosen \([a-z0-9]*\).*/\1/p' || true)
 
 printf '\nInstructions per TLS 1.3 handshake (callgrind, steady state, %s - %s handshakes, kernel backend %s)\n\n' \
     "$long" "$short" "${backend:-?}"
-printf '| %-44s | %12s | %13s |\n' "configuration" "instructions" "vs 3.0 X25519"
-printf '|%s|%s|%s|\n' "----------------------------------------------" "--------------" "---------------"
+printf '| %-52s | %12s | %13s |\n' "configuration" "instructions" "vs 3.0 X25519"
+printf '|%s|%s|%s|\n' "------------------------------------------------------" "--------------" "---------------"
 for row in "OpenSSL 3.0, X25519 (default provider only)|$base" \
            "OpenSSL 3.0 + mlkem loaded, X25519|$loaded" \
-           "OpenSSL 3.0 + mlkem, X25519MLKEM768|$hybrid"; do
+           "OpenSSL 3.0 + mlkem, X25519MLKEM768|$hybrid" \
+           "OpenSSL 3.0 + mlkem (decoders = no) loaded, X25519|$loaded_nodec" \
+           "OpenSSL 3.0 + mlkem (decoders = no), X25519MLKEM768|$hybrid_nodec"; do
     IFS='|' read -r label n <<<"$row"
-    printf '| %-44s | %12s | %13s |\n' "$label" "$n" "$(awk -v a="$n" -v b="$base" 'BEGIN{printf "%.3f", a/b}')"
+    printf '| %-52s | %12s | %13s |\n' "$label" "$n" "$(awk -v a="$n" -v b="$base" 'BEGIN{printf "%.3f", a/b}')"
 done
 awk -v h="$hybrid" -v b="$base" 'BEGIN {
     r = b / h
     printf "\nthroughput ratio by instructions: %.3f (goal >= 0.85): %s\n", r, (r >= 0.85 ? "met" : "NOT met")
+}'
+awk -v h="$hybrid_nodec" -v b="$base" 'BEGIN {
+    printf "with decoders = no: %.3f\n", b / h
 }'

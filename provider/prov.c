@@ -19,7 +19,16 @@
  *                                  seed-priv, priv-only, seed-only, ...)
  *   ml-kem.input_formats  list     formats the decoders accept (default all)
  * The same keys without the "ml-kem." prefix are read too (the prefixed one
- * wins). Lists are separated by commas, spaces or tabs.
+ * wins). Lists are separated by commas, spaces or tabs. One key of our own,
+ * at the top of the section only:
+ *   decoders              yes|no   offer the key decoders (default yes); no
+ *                                  is for TLS-only deployments: OpenSSL 3.0
+ *                                  walks every provider's decoders on every
+ *                                  certificate parse, ours included, and
+ *                                  TLS key exchange never decodes ML-KEM
+ *                                  keys. Key files, d2i_* and PEM reading
+ *                                  of ML-KEM keys then need another
+ *                                  provider (none before 3.5).
  *
  * A bad value does NOT fail provider initialisation. Verified on 3.0.19 and
  * 3.5.7: a provider whose init fails during configuration loading is just
@@ -400,7 +409,8 @@ err:
 static const OSSL_ALGORITHM *mlkem_prov_query(void *provctx, int operation_id,
                                               int *no_cache)
 {
-    (void)provctx;
+    const MLKEM_PROV_CTX *ctx = provctx;
+
     /* Cached: with no_cache = 1, OpenSSL 3.0 rebuilds our decoders in a
      * temporary store on every OSSL_DECODER_do_all_provided (twice per
      * certificate parse): +336k instructions per X25519 handshake, measured. */
@@ -413,7 +423,7 @@ static const OSSL_ALGORITHM *mlkem_prov_query(void *provctx, int operation_id,
     case OSSL_OP_ENCODER:
         return mlkem_prov_encoders;
     case OSSL_OP_DECODER:
-        return mlkem_prov_decoders;
+        return ctx->decoders ? mlkem_prov_decoders : NULL;
     default:
         return NULL;
     }
@@ -615,6 +625,7 @@ static void set_default_config(MLKEM_PROV_CTX *ctx)
 
     ctx->retain_seed = 1;
     ctx->prefer_seed = 1;
+    ctx->decoders = 1;
     memcpy(ctx->output_formats, out_order, sizeof(out_order));
     memcpy(ctx->input_formats, in_order, sizeof(in_order));
 }
@@ -637,12 +648,13 @@ static int known_key(const char *key)
 {
     static const char *const keys[] = {
         "module", "activate", "identity", "soft_load", /* the core's */
+        "decoders", /* ours: top level only, like the core's */
         "retain_seed", "prefer_seed", "output_formats", "input_formats",
     };
     const char *k = strncmp(key, "ml-kem.", 7) == 0 ? key + 7 : key;
 
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-        if (strcmp(k, keys[i]) == 0 && (k == key || i >= 4))
+        if (strcmp(k, keys[i]) == 0 && (k == key || i >= 5))
             return 1;
     return 0;
 }
@@ -691,7 +703,7 @@ static void check_section(MLKEM_PROV_CTX *ctx,
                 config_problem(ctx, "%s: unknown key (ignored; known: "
                                "ml-kem.retain_seed, ml-kem.prefer_seed, "
                                "ml-kem.output_formats, "
-                               "ml-kem.input_formats)", key);
+                               "ml-kem.input_formats, decoders)", key);
         }
     }
 }
@@ -746,12 +758,14 @@ static void check_unknown_keys(MLKEM_PROV_CTX *ctx,
 static void read_config(OSSL_FUNC_core_get_params_fn *c_get_params,
                         const OSSL_CORE_HANDLE *handle, MLKEM_PROV_CTX *ctx)
 {
-    enum { RETAIN, PREFER, OUTF, INF, NKEYS };
+    enum { RETAIN, PREFER, OUTF, INF, DECODERS, NKEYS };
+    /* [0]: the ml-kem subsection's name (3.5's), [1]: the top level. */
     static const char *const keys[NKEYS][2] = {
         { "ml-kem.retain_seed", "retain_seed" },
         { "ml-kem.prefer_seed", "prefer_seed" },
         { "ml-kem.output_formats", "output_formats" },
         { "ml-kem.input_formats", "input_formats" },
+        { NULL, "decoders" },
     };
     char *val[NKEYS][2] = { { NULL, NULL } };
     OSSL_PARAM params[2 * NKEYS + 1];
@@ -762,7 +776,9 @@ static void read_config(OSSL_FUNC_core_get_params_fn *c_get_params,
         return;
     for (int k = 0; k < NKEYS; k++)
         for (int j = 0; j < 2; j++)
-            params[n++] = OSSL_PARAM_construct_utf8_ptr(keys[k][j], &val[k][j], 0);
+            if (keys[k][j] != NULL)
+                params[n++] = OSSL_PARAM_construct_utf8_ptr(keys[k][j],
+                                                            &val[k][j], 0);
     params[n] = OSSL_PARAM_construct_end();
     if (!c_get_params(handle, params))
         return; /* no configuration available: defaults */
@@ -774,7 +790,8 @@ static void read_config(OSSL_FUNC_core_get_params_fn *c_get_params,
             continue;
         switch (k) {
         case RETAIN:
-        case PREFER: {
+        case PREFER:
+        case DECODERS: {
             int b = parse_bool(v);
             if (b < 0) {
                 config_problem(ctx, "%s: invalid value \"%.64s\" (expected "
@@ -783,8 +800,10 @@ static void read_config(OSSL_FUNC_core_get_params_fn *c_get_params,
             }
             if (k == RETAIN)
                 ctx->retain_seed = b;
-            else
+            else if (k == PREFER)
                 ctx->prefer_seed = b;
+            else
+                ctx->decoders = b;
             break;
         }
         case OUTF:

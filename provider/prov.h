@@ -69,6 +69,11 @@ typedef struct mlkem_prov_ctx {
     int prefer_seed;
     int output_formats[MLKEM_FMT_COUNT + 1];
     int input_formats[MLKEM_FMT_COUNT + 1];
+    /* "decoders" (ours, not 3.5's; default yes): no leaves the decoders
+     * out of query_operation, for deployments that only use ML-KEM in TLS
+     * key exchange: OpenSSL 3.0 walks every provider's decoders on every
+     * certificate it parses (docs/performance.md). */
+    int decoders;
     /* The first bad configuration value, as a message ("" if none), e.g.
      * 'ml-kem.output_formats: unknown key format name "bogus"'. A bad
      * format list is left EMPTY (no format enabled: private key encoding or

@@ -218,12 +218,31 @@ grep -q 'build info: mlkem .*; configuration error: retain_sed: unknown key' typ
 [ -s typo.err ] && { fail "stderr output without MLKEM_TRACE"; cat typo.err; }
 OPENSSL_CONF=typo.cnf MLKEM_TRACE=1 "$OPENSSL" list -providers >/dev/null 2>typo.tr \
     || fail "list -providers with MLKEM_TRACE"
-expect_trace typo.tr "configuration: retain_sed: unknown key (ignored; known: ml-kem.retain_seed, ml-kem.prefer_seed, ml-kem.output_formats, ml-kem.input_formats)"
+expect_trace typo.tr "configuration: retain_sed: unknown key (ignored; known: ml-kem.retain_seed, ml-kem.prefer_seed, ml-kem.output_formats, ml-kem.input_formats, decoders)"
 [ "$(grep -c '^mlkem: configuration:' typo.tr)" = 1 ] || { fail "not logged once"; cat typo.tr; }
 sed 's/^retain_sed = no$/retain_seed = no/' typo.cnf >good.cnf
 OPENSSL_CONF=good.cnf MLKEM_TRACE=1 "$OPENSSL" list -providers -verbose >good.out 2>good.tr \
     || fail "list -providers with a correct key"
 grep -q 'configuration error' good.out good.tr && { fail "a correct key was reported"; cat good.out good.tr; }
+
+# decoders = no (the TLS-only setting): `openssl list -decoders` shows none
+# of ours, the key managers and KEMs stay, and the key files we write no
+# longer read back on 3.0 (no other provider decodes ML-KEM there).
+echo "== decoders = no"
+sed 's/^retain_sed = no$/decoders = no/' typo.cnf >nodec.cnf
+OPENSSL_CONF=good.cnf "$OPENSSL" list -decoders >dec.out 2>&1 || fail "list -decoders"
+OPENSSL_CONF=nodec.cnf "$OPENSSL" list -decoders >nodec.out 2>&1 || fail "list -decoders (decoders = no)"
+grep -q '@ mlkem' dec.out || { fail "no mlkem decoder listed by default"; cat dec.out; }
+grep -q '@ mlkem' nodec.out && { fail "mlkem decoders listed with decoders = no"; cat nodec.out; }
+OPENSSL_CONF=nodec.cnf "$OPENSSL" list -key-managers -kem-algorithms >nodec_km.out 2>&1 \
+    || fail "list -key-managers (decoders = no)"
+grep -q 'ML-KEM-768.*@ mlkem' nodec_km.out || { fail "ML-KEM missing with decoders = no"; cat nodec_km.out; }
+OPENSSL_CONF=nodec.cnf "$OPENSSL" genpkey -algorithm ML-KEM-768 -out nodec.pem 2>nodec.err \
+    || { fail "genpkey with decoders = no"; cat nodec.err; }
+if OPENSSL_CONF=nodec.cnf "$OPENSSL" pkey -in nodec.pem -noout 2>/dev/null; then
+    fail "an ML-KEM key file read on 3.0 with decoders = no"
+fi
+OPENSSL_CONF=good.cnf "$OPENSSL" pkey -in nodec.pem -noout || fail "the same file with decoders"
 
 if [ -n "$EVP" ]; then
     echo "== example demo"

@@ -13,6 +13,11 @@
  *                                parameter, keeps the default for a bad
  *                                yes/no, and enables no format for a bad
  *                                list: private key encoding / decoding fail
+ *   decoders = no                the provider offers no decoder (0 of 6 in
+ *                                the context), KEM and encoders still work,
+ *                                and before 3.5 nothing decodes an ML-KEM
+ *                                SPKI; "maybe" keeps the decoders and is
+ *                                reported; under ml-kem. the key is unknown
  *   unknown keys                 retain_sed = no, ml-kem.prefer_sed: named in
  *                                "config-error" (and in the build info),
  *                                ignored; a key the loaded configuration
@@ -30,6 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+#include <openssl/decoder.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
 
@@ -341,6 +348,81 @@ static void output_format(const char *moddir, const char *list, int len768)
     ERR_clear_error();
 }
 
+static void count_mlkem_decoder(OSSL_DECODER *d, void *arg)
+{
+    const OSSL_PROVIDER *p = OSSL_DECODER_get0_provider(d);
+
+    if (p != NULL && strcmp(OSSL_PROVIDER_get0_name(p), "mlkem") == 0)
+        (*(int *)arg)++;
+}
+
+/* "decoders": with `on`, the six decoders (SPKI and PKCS#8 per set) are in
+ * the context and decode our SPKI back; without, none is, the KEM and the
+ * encoders still work, and an SPKI decodes through nothing of ours (before
+ * 3.5 through nothing at all). `needle`: the expected config-error, or
+ * NULL for none. */
+static void decoders_config(const char *moddir, const char *lines, int on,
+                            const char *needle)
+{
+    evp_env e;
+    int n = 0;
+
+    ERR_clear_error();
+    if (!TEST_CHECK(load_cnf(&e, moddir, lines, NULL),
+                    "\"%s\": config load", lines)) {
+        close_cnf(&e);
+        return;
+    }
+    const char *ce = config_error(&e);
+    if (needle == NULL)
+        TEST_CHECK(ce != NULL && ce[0] == '\0', "\"%s\": config-error \"%s\"",
+                   lines, ce ? ce : "(null)");
+    else
+        TEST_CHECK(ce != NULL && strstr(ce, needle) != NULL,
+                   "\"%s\": config-error \"%s\", expected '%s'", lines,
+                   ce ? ce : "(null)", needle);
+    OSSL_DECODER_do_all_provided(e.libctx, count_mlkem_decoder, &n);
+    TEST_CHECK(n == (on ? 6 : 0), "\"%s\": %d mlkem decoders, expected %d",
+               lines, n, on ? 6 : 0);
+
+    EVP_PKEY *k = evp_keygen(&e, "ML-KEM-768", NULL, 0);
+    uint8_t ct[1568], ss1[32], ss2[32];
+    size_t ctlen = sizeof(ct), s1 = 32, s2 = 32;
+    TEST_CHECK(k != NULL && evp_encaps(&e, k, NULL, 0, ct, &ctlen, ss1, &s1)
+                   && evp_decaps(&e, k, ct, ctlen, ss2, &s2)
+                   && memcmp(ss1, ss2, 32) == 0,
+               "\"%s\": KEM broken", lines);
+    unsigned char *der = NULL;
+    int len = k != NULL ? i2d_PUBKEY(k, &der) : -1;
+    TEST_CHECK(len == 1206, "\"%s\": SPKI of %d bytes, expected 1206", lines,
+               len);
+    if (len > 0) {
+        const unsigned char *q = der;
+        EVP_PKEY *d = d2i_PUBKEY_ex(NULL, &q, len, e.libctx,
+                                    on ? EVP_TEST_PROPQ : NULL);
+        const OSSL_PROVIDER *dp = d != NULL ? EVP_PKEY_get0_provider(d) : NULL;
+        const int ours =
+            dp != NULL && strcmp(OSSL_PROVIDER_get0_name(dp), "mlkem") == 0;
+        const int before35 = OPENSSL_version_major() == 3
+                             && OPENSSL_version_minor() < 5;
+        if (on)
+            TEST_CHECK(ours && EVP_PKEY_eq(d, k) == 1,
+                       "\"%s\": SPKI not decoded back by mlkem", lines);
+        else if (before35)
+            TEST_CHECK(d == NULL && ERR_peek_error() != 0,
+                       "\"%s\": an ML-KEM SPKI decoded on %u.%u without our "
+                       "decoders", lines, OPENSSL_version_major(),
+                       OPENSSL_version_minor());
+        else
+            TEST_CHECK(!ours, "\"%s\": decoded by mlkem", lines);
+        EVP_PKEY_free(d);
+    }
+    OPENSSL_free(der);
+    EVP_PKEY_free(k);
+    close_cnf(&e);
+    ERR_clear_error();
+}
+
 void evp_suite_config(const char *moddir)
 {
     const char *conf = getenv("OPENSSL_CONF");
@@ -383,6 +465,14 @@ void evp_suite_config(const char *moddir)
     unknown_key(moddir, "ml-kem = mlkem_kem_sect", "prefer_sed = yes",
                 "ml-kem.prefer_sed");
     unknown_key_other_file(moddir);
+
+    decoders_config(moddir, "", 1, NULL);
+    decoders_config(moddir, "decoders = no", 0, NULL);
+    decoders_config(moddir, "decoders = yes", 1, NULL);
+    decoders_config(moddir, "decoders = maybe", 1,
+                    "decoders: invalid value \"maybe\"");
+    unknown_key(moddir, "ml-kem = mlkem_kem_sect", "decoders = no",
+                "ml-kem.decoders");
 
     char path[128];
     snprintf(path, sizeof(path), "%s/mlkem.cnf", tmpdir);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <openssl/decoder.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
@@ -80,12 +81,30 @@ static X509 *self_signed(OSSL_LIB_CTX *libctx, EVP_PKEY *key)
     return x;
 }
 
+static void count_mlkem_decoder(OSSL_DECODER *d, void *arg)
+{
+    const OSSL_PROVIDER *p = OSSL_DECODER_get0_provider(d);
+
+    if (p != NULL && strcmp(OSSL_PROVIDER_get0_name(p), "mlkem") == 0)
+        (*(int *)arg)++;
+}
+
 int tls_env_init(tls_env *env, const char *provider_dir)
 {
     memset(env, 0, sizeof(*env));
     if ((env->libctx = OSSL_LIB_CTX_new()) == NULL
         || (env->deflt = OSSL_PROVIDER_load(env->libctx, "default")) == NULL) {
         tls_print_errors("libctx");
+        return -1;
+    }
+    /* MLKEM_TLS_CONF: an openssl.cnf loaded into the context first, so that
+     * the mlkem instance loaded below is the one it configured (OpenSSL
+     * finds a provider by name before it creates one): the provider's
+     * options (decoders = no) under the same handshakes. */
+    const char *conf = getenv("MLKEM_TLS_CONF");
+    if (conf != NULL && conf[0] != '\0'
+        && OSSL_LIB_CTX_load_config(env->libctx, conf) != 1) {
+        tls_print_errors(conf);
         return -1;
     }
     if (provider_dir != NULL) {
@@ -95,6 +114,19 @@ int tls_env_init(tls_env *env, const char *provider_dir)
             tls_print_errors("load");
             return -1;
         }
+    }
+    /* MLKEM_TLS_EXPECT_DECODERS=N: fail unless mlkem offers N decoders in
+     * this context (the configuration above took effect). */
+    const char *want = getenv("MLKEM_TLS_EXPECT_DECODERS");
+    if (want != NULL && want[0] != '\0') {
+        int n = 0;
+        OSSL_DECODER_do_all_provided(env->libctx, count_mlkem_decoder, &n);
+        if (n != atoi(want)) {
+            fprintf(stderr, "mlkem offers %d decoders here, expected %s\n", n,
+                    want);
+            return -1;
+        }
+        printf("mlkem decoders in this context: %d, as expected\n", n);
     }
     if ((env->key = EVP_PKEY_Q_keygen(env->libctx, NULL, "EC", "P-256")) == NULL
         || (env->cert = self_signed(env->libctx, env->key)) == NULL) {
