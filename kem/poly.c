@@ -30,8 +30,11 @@ void mlkem_poly_sub(int16_t r[256], const int16_t a[256], const int16_t b[256])
 
 void mlkem_poly_normalize(int16_t r[256])
 {
+    /* The set's reduction (|r_i| < q, vectorized on every backend but
+     * portable), then the conditional add: the one value in [0, q). */
+    mlkem_poly_reduce(r);
     for (unsigned i = 0; i < 256; i++)
-        r[i] = mlkem_caddq(mlkem_barrett_reduce(r[i]));
+        r[i] = mlkem_caddq(r[i]);
 }
 
 /* ---- Portable kernels ---------------------------------------------------- */
