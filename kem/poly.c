@@ -30,8 +30,14 @@ void mlkem_poly_sub(int16_t r[256], const int16_t a[256], const int16_t b[256])
 
 void mlkem_poly_normalize(int16_t r[256])
 {
-    /* The set's reduction (|r_i| < q, vectorized on every backend but
-     * portable), then the conditional add: the one value in [0, q). */
+    /* The set's reduction (|r_i| < q), then the conditional add: the one
+     * value in [0, q). Portable's reduction is the same Barrett, fused
+     * here into one pass. */
+    if (mlkem_poly_kernels() == &mlkem_poly_kernels_portable) {
+        for (unsigned i = 0; i < 256; i++)
+            r[i] = mlkem_caddq(mlkem_barrett_reduce(r[i]));
+        return;
+    }
     mlkem_poly_reduce(r);
     for (unsigned i = 0; i < 256; i++)
         r[i] = mlkem_caddq(r[i]);
