@@ -49,14 +49,10 @@ else
 fi
 
 # The provider configured "decoders = no" (provider/prov.c; the setting for
-# TLS-only deployments), loaded through MLKEM_TLS_CONF (test/tls/tls_common.c).
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-nodec=$tmp/nodecoders.cnf
-printf '%s\n' "openssl_conf = openssl_init" "[openssl_init]" \
-    "providers = provider_sect" "[provider_sect]" "mlkem = mlkem_sect" \
-    "[mlkem_sect]" "module = $provdir/mlkem.so" "activate = 1" \
-    "decoders = no" >"$nodec"
+# TLS-only deployments), loaded through MLKEM_TLS_CONF (test/tls/tls_common.c)
+# with the configuration the build writes for tls_inproc_nodecoders.
+nodec=$build/test/tls/nodecoders.cnf
+[ -f "$nodec" ] || { echo "no $nodec: reconfigure the tree" >&2; exit 1; }
 
 # label | libs (30 or 35) | group | provider dir or - | property query |
 # configuration file (MLKEM_TLS_CONF) or empty

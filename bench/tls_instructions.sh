@@ -29,12 +29,10 @@ command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 1; }
 [ -x "$loop" ] || { echo "no $loop: build the tree first" >&2; exit 1; }
 
 # The provider configured "decoders = no" (provider/prov.c), through
-# MLKEM_TLS_CONF (test/tls/tls_common.c).
-nodec=$tmp/nodecoders.cnf
-printf '%s\n' "openssl_conf = openssl_init" "[openssl_init]" \
-    "providers = provider_sect" "[provider_sect]" "mlkem = mlkem_sect" \
-    "[mlkem_sect]" "module = $provdir/mlkem.so" "activate = 1" \
-    "decoders = no" >"$nodec"
+# MLKEM_TLS_CONF (test/tls/tls_common.c), with the configuration the build
+# writes for tls_inproc_nodecoders.
+nodec=$build/test/tls/nodecoders.cnf
+[ -f "$nodec" ] || { echo "no $nodec: reconfigure the tree" >&2; exit 1; }
 
 # count GROUP DIR N [CONF]: collected instructions for N handshakes
 count() {
