@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <openssl/decoder.h>
 #include <openssl/err.h>
+#include <openssl/provider.h>
 
 void test_skip(const char *fmt, ...)
 {
@@ -432,4 +434,26 @@ double test_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+    const char *provider;
+    int n;
+} decoder_count;
+
+static void count_decoder(OSSL_DECODER *d, void *arg)
+{
+    decoder_count *c = arg;
+    const OSSL_PROVIDER *p = OSSL_DECODER_get0_provider(d);
+
+    if (p != NULL && strcmp(OSSL_PROVIDER_get0_name(p), c->provider) == 0)
+        c->n++;
+}
+
+int test_provider_decoders(OSSL_LIB_CTX *libctx, const char *provider)
+{
+    decoder_count c = { provider, 0 };
+
+    OSSL_DECODER_do_all_provided(libctx, count_decoder, &c);
+    return c.n;
 }

@@ -136,4 +136,10 @@ int test_bytes_eq(const char *what, const uint8_t *got, const uint8_t *exp,
 /* Monotonic seconds. */
 double test_now(void);
 
+/* How many decoders the provider named `provider` offers in a library
+ * context (OSSL_DECODER_do_all_provided). */
+struct ossl_lib_ctx_st;
+int test_provider_decoders(struct ossl_lib_ctx_st *libctx,
+                           const char *provider);
+
 #endif /* MLKEM_TEST_UTIL_H */

@@ -36,7 +36,6 @@
 #include <unistd.h>
 
 #include <openssl/crypto.h>
-#include <openssl/decoder.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
 
@@ -348,14 +347,6 @@ static void output_format(const char *moddir, const char *list, int len768)
     ERR_clear_error();
 }
 
-static void count_mlkem_decoder(OSSL_DECODER *d, void *arg)
-{
-    const OSSL_PROVIDER *p = OSSL_DECODER_get0_provider(d);
-
-    if (p != NULL && strcmp(OSSL_PROVIDER_get0_name(p), "mlkem") == 0)
-        (*(int *)arg)++;
-}
-
 /* "decoders": with `on`, the six decoders (SPKI and PKCS#8 per set) are in
  * the context and decode our SPKI back; without, none is, the KEM and the
  * encoders still work, and an SPKI decodes through nothing of ours (before
@@ -365,7 +356,6 @@ static void decoders_config(const char *moddir, const char *lines, int on,
                             const char *needle)
 {
     evp_env e;
-    int n = 0;
 
     ERR_clear_error();
     if (!TEST_CHECK(load_cnf(&e, moddir, lines, NULL),
@@ -381,7 +371,7 @@ static void decoders_config(const char *moddir, const char *lines, int on,
         TEST_CHECK(ce != NULL && strstr(ce, needle) != NULL,
                    "\"%s\": config-error \"%s\", expected '%s'", lines,
                    ce ? ce : "(null)", needle);
-    OSSL_DECODER_do_all_provided(e.libctx, count_mlkem_decoder, &n);
+    const int n = test_provider_decoders(e.libctx, "mlkem");
     TEST_CHECK(n == (on ? 6 : 0), "\"%s\": %d mlkem decoders, expected %d",
                lines, n, on ? 6 : 0);
 

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <openssl/decoder.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
@@ -81,14 +80,6 @@ static X509 *self_signed(OSSL_LIB_CTX *libctx, EVP_PKEY *key)
     return x;
 }
 
-static void count_mlkem_decoder(OSSL_DECODER *d, void *arg)
-{
-    const OSSL_PROVIDER *p = OSSL_DECODER_get0_provider(d);
-
-    if (p != NULL && strcmp(OSSL_PROVIDER_get0_name(p), "mlkem") == 0)
-        (*(int *)arg)++;
-}
-
 int tls_env_init(tls_env *env, const char *provider_dir)
 {
     memset(env, 0, sizeof(*env));
@@ -119,8 +110,7 @@ int tls_env_init(tls_env *env, const char *provider_dir)
      * this context (the configuration above took effect). */
     const char *want = getenv("MLKEM_TLS_EXPECT_DECODERS");
     if (want != NULL && want[0] != '\0') {
-        int n = 0;
-        OSSL_DECODER_do_all_provided(env->libctx, count_mlkem_decoder, &n);
+        const int n = test_provider_decoders(env->libctx, "mlkem");
         if (n != atoi(want)) {
             fprintf(stderr, "mlkem offers %d decoders here, expected %s\n", n,
                     want);
