@@ -28,7 +28,9 @@
  *       is another backend's reuses that backend's byte functions);
  *   and, when the includer also defines KS_STATE (mlkem_keccak_x4 / mlkem_keccak_x8)
  *   and KS_API(name), the backend-table entry points KS_API(xor_bytes),
- *   KS_API(extract_bytes), KS_API(permute) on that type.
+ *   KS_API(extract_bytes), KS_API(permute) on that type. An includer that
+ *   defines KS_OWN_PERMUTE writes both permutes itself (the avx512
+ *   backends: arch/avx512/gen_keccak_rounds.py) and takes the rest.
  * This is the layout and the shape of XKCP's KeccakP-1600-times4-SIMD256
  * (lane-interleaved PlSnP), written here from FIPS 202.
  *
@@ -112,6 +114,7 @@
 /* Keccak-f[1600] (FIPS 202 §3.4, Algorithm 7, 24 rounds) on KS_N states:
  * the 25 lane vectors live in local variables, two rounds per iteration so
  * the two variable sets swap roles without copies. */
+#ifndef KS_OWN_PERMUTE
 void KS_FN(permute)(uint64_t *s)
 {
 #define KS_L(j) KS_LOAD(s + KS_N * (j))
@@ -139,6 +142,7 @@ void KS_FN(permute)(uint64_t *s)
     KS_S(20, 20); KS_S(21, 21); KS_S(22, 22); KS_S(23, 23); KS_S(24, 24);
 #undef KS_S
 }
+#endif /* KS_OWN_PERMUTE */
 
 #ifndef KS_PERMUTE_ONLY
 /* Byte access to state i in the interleaved layout: FIPS 202 B.1 order,
@@ -184,10 +188,12 @@ void KS_API(clear_lane)(KS_STATE *st, unsigned lane)
 }
 #endif
 
+#ifndef KS_OWN_PERMUTE
 void KS_API(permute)(KS_STATE *st)
 {
     KS_FN(permute)(st->s);
 }
+#endif
 #endif /* KS_STATE */
 
 #undef KS_ROW

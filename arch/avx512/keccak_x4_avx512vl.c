@@ -1,32 +1,41 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * keccak_x4_avx512vl.c: the avx512 backend's four-state Keccak: the layout
- * of the avx2 backend (arch/keccak_simd.h, 256-bit vectors), with the
- * AVX-512VL forms of the operations: vprolq rotates a 64-bit lane in one
- * instruction and vpternlogq does a three-input XOR (theta's parities) or
- * chi's b0 ^ (~b1 & b2) in one (truth tables 0x96 and 0xd2 over the inputs
- * 0xf0, 0xcc, 0xaa). Compiled with -mavx512f -mavx512vl; reached only when
- * arch/dispatch.c has seen AVX-512F and VL and the ZMM/opmask state enabled
- * in XCR0. The layout is the avx2 backend's, and so are the byte
- * functions (arch/avx2/keccak_x4_avx2.c).
+ * keccak_x4_avx512vl.c: the avx512 backends' four-state Keccak-f[1600]
+ * permutation in the avx2 backend's interleaved layout (arch/keccak_simd.h:
+ * lane j of state i at s[4 * j + i], 256-bit vectors), with the AVX-512VL
+ * forms of the operations: vprolq rotates a 64-bit lane in one instruction
+ * and vpternlogq does a three-input XOR (theta) or chi's b0 ^ (~b1 & b2) in
+ * one (truth tables 0x96 and 0xd2 over the inputs 0xf0, 0xcc, 0xaa). The
+ * byte functions are the avx2 backend's (arch/avx2/keccak_x4_avx2.c).
+ *
+ * The rounds are one inline-assembly block with every lane in a register
+ * of its own: keccak_x4_rounds.inc, written by gen_keccak_rounds.py (which
+ * says how a round is laid out and why: the same round compiled from
+ * keccak_simd.h's C spent a third of its time on register moves and
+ * spills). test/keccak and arch_slots compare it with the portable
+ * permutation.
+ *
+ * Compiled with -mavx512f -mavx512vl; reached only when arch/dispatch.c
+ * has seen AVX-512F and VL and the ZMM/opmask state enabled in XCR0. No
+ * branch or index depends on the state: the permutation is constant time.
  */
-#include <immintrin.h>
+#include <stdint.h>
 
 #include "arch/x86_64.h"
+#include "keccak/keccak_lanes.h"
 
-#define KS_N 4
-#define KS_V __m256i
-#define KS_LOAD(p) _mm256_load_si256((const __m256i *)(const void *)(p))
-#define KS_STORE(p, v) _mm256_store_si256((__m256i *)(void *)(p), (v))
-#define KS_XOR(a, b) _mm256_xor_si256((a), (b))
-#define KS_XOR3(a, b, c) _mm256_ternarylogic_epi64((a), (b), (c), 0x96)
-#define KS_XOR5(a, b, c, d, e) KS_XOR3(KS_XOR3(a, b, c), d, e)
-#define KS_ROL(a, n) _mm256_rol_epi64((a), (n))
-#define KS_CHI(a, b, c) _mm256_ternarylogic_epi64((a), (b), (c), 0xd2)
-#define KS_IOTA(a, rc) _mm256_xor_si256((a), _mm256_set1_epi64x((long long)(rc)))
-#define KS_PERMUTE_ONLY
-#define KS_FN(name) mlkem_keccak_x4_##name##_avx512vl_lanes
-#define KS_STATE mlkem_keccak_x4
-#define KS_API(name) mlkem_keccak_x4_##name##_avx512
-
-#include "arch/keccak_simd.h"
+void mlkem_keccak_x4_permute_avx512(mlkem_keccak_x4 *st)
+{
+    uint64_t *s = st->s;
+    const uint64_t *rc = mlkem_keccak_rc;
+    unsigned long n;
+    __asm__ volatile(
+#include "arch/avx512/keccak_x4_rounds.inc"
+        : [rc] "+r"(rc), [n] "=&r"(n)
+        : [s] "r"(s)
+        : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+          "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+          "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
+          "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28",
+          "xmm29", "xmm30", "xmm31");
+}
