@@ -153,7 +153,7 @@ static const struct mlkem_arch_backend backend_avx2 = {
  * functions), permuted with AVX-512VL on 256-bit registers; the x8 slots
  * hold the 512-bit kernel. Grouping, from measurements:
  *   - x4_min 1: one x4 VL call (about 525 ticks on the Zen 4 with the
- *     generated kernel of arch/avx512/gen_keccak_rounds.py; 580-600 on the
+ *     generated kernel of arch/gen_keccak_rounds.py; 580-600 on the
  *     Zen 4 and 570-750 on the Emerald Rapids Xeon of the project's notes
  *     with the compiled one before it) is faster than any single state
  *     (BMI, about 660 on Zen 4, 1200-1400 on the Xeon), so even a lone

@@ -30,7 +30,7 @@
  *   and KS_API(name), the backend-table entry points KS_API(xor_bytes),
  *   KS_API(extract_bytes), KS_API(permute) on that type. An includer that
  *   defines KS_OWN_PERMUTE writes both permutes itself (the avx512
- *   backends: arch/avx512/gen_keccak_rounds.py) and takes the rest.
+ *   and avx2 x4 kernels: arch/gen_keccak_rounds.py) and takes the rest.
  * This is the layout and the shape of XKCP's KeccakP-1600-times4-SIMD256
  * (lane-interleaved PlSnP), written here from FIPS 202.
  *

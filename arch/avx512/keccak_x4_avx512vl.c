@@ -9,7 +9,7 @@
  * byte functions are the avx2 backend's (arch/avx2/keccak_x4_avx2.c).
  *
  * The rounds are one inline-assembly block with every lane in a register
- * of its own: keccak_x4_rounds.inc, written by gen_keccak_rounds.py (which
+ * of its own: keccak_x4_rounds.inc, written by ../gen_keccak_rounds.py (which
  * says how a round is laid out and why: the same round compiled from
  * keccak_simd.h's C spent a third of its time on register moves and
  * spills). test/keccak and arch_slots compare it with the portable

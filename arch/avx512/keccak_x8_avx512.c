@@ -4,24 +4,13 @@
  * each of eight states per 512-bit register (arch/keccak_simd.h with
  * KS_N = 8, which gives the byte functions), vprolq for the rotations and
  * vpternlogq for theta and chi. The permutation is keccak_x4_avx512vl.c's
- * on zmm registers: keccak_x8_rounds.inc, written by gen_keccak_rounds.py.
+ * on zmm registers: keccak_x8_rounds.inc, written by ../gen_keccak_rounds.py.
  * Compiled with -mavx512f; reached only when arch/dispatch.c has seen
  * AVX-512F and the ZMM state enabled.
  */
-#include <immintrin.h>
-
 #include "arch/x86_64.h"
 
 #define KS_N 8
-#define KS_V __m512i
-#define KS_LOAD(p) _mm512_load_si512((const void *)(p))
-#define KS_STORE(p, v) _mm512_store_si512((void *)(p), (v))
-#define KS_XOR(a, b) _mm512_xor_si512((a), (b))
-#define KS_XOR3(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x96)
-#define KS_XOR5(a, b, c, d, e) KS_XOR3(KS_XOR3(a, b, c), d, e)
-#define KS_ROL(a, n) _mm512_rol_epi64((a), (n))
-#define KS_CHI(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0xd2)
-#define KS_IOTA(a, rc) _mm512_xor_si512((a), _mm512_set1_epi64((long long)(rc)))
 #define KS_FN(name) mlkem_keccak_x8_##name##_avx512_lanes
 #define KS_STATE mlkem_keccak_x8
 #define KS_API(name) mlkem_keccak_x8_##name##_avx512
