@@ -216,6 +216,10 @@ def gen_avx2():
     a("add $16, %[rc]")
     a("dec %[n]")
     a("jnz 1b")
+    # the buffer holds the input of the last round: wiped (FIPS 203 §3.3)
+    a("vpxor %s, %s, %s" % (y(T), y(T), y(T)))
+    for j in range(25):
+        a("vmovdqa %s, %s" % (y(T), mem("q", j)))
     a("vzeroupper")
     return a.lines
 
