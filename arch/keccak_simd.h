@@ -29,8 +29,8 @@
  *   and, when the includer also defines KS_STATE (mlkem_keccak_x4 / mlkem_keccak_x8)
  *   and KS_API(name), the backend-table entry points KS_API(xor_bytes),
  *   KS_API(extract_bytes), KS_API(permute) on that type. An includer that
- *   defines KS_OWN_PERMUTE writes both permutes itself (the avx512
- *   and avx2 x4 kernels: arch/gen_keccak_rounds.py) and takes the rest.
+ *   defines KS_OWN_PERMUTE writes its permutation itself (the x86 kernels
+ *   of arch/gen_keccak_rounds.py) and takes the rest.
  * This is the layout and the shape of XKCP's KeccakP-1600-times4-SIMD256
  * (lane-interleaved PlSnP), written here from FIPS 202.
  *

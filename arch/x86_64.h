@@ -25,6 +25,16 @@
 #define MLKEM_X86_INTEL 0x8u     /* vendor GenuineIntel (a tuning choice) */
 unsigned mlkem_x86_cpu(void);
 
+/* The vector registers an inline-assembly kernel of arch/gen_keccak_rounds.py
+ * overwrites, as clobbers: ymm0-15 (AVX2), and ymm/zmm16-31 beside them
+ * (AVX-512; an xmmN clobber covers the whole register). */
+#define MLKEM_X86_CLOBBER_V0_15                                               \
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",   \
+        "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+#define MLKEM_X86_CLOBBER_V16_31                                              \
+    "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",   \
+        "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31"
+
 /* arch/avx2/ntt_avx2.c: the NTT-domain kernels in the avx2 set order
  * (arch/avx2/poly_avx2.h) and the element-wise reductions. */
 void mlkem_ntt_avx2(int16_t r[256]);

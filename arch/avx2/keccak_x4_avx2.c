@@ -43,9 +43,7 @@ void KS_FN(permute)(uint64_t *s)
 #include "arch/avx2/keccak_x4_rounds.inc"
         : [rc] "+r"(rc), [n] "=&r"(n)
         : [s] "r"(s), [q] "r"(q), [m] "r"(ks_rot_bytes)
-        : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-          "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-          "xmm15");
+        : "memory", MLKEM_X86_CLOBBER_V0_15);
 }
 
 void KS_API(permute)(KS_STATE *st)

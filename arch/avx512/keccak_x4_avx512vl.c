@@ -33,9 +33,5 @@ void mlkem_keccak_x4_permute_avx512(mlkem_keccak_x4 *st)
 #include "arch/avx512/keccak_x4_rounds.inc"
         : [rc] "+r"(rc), [n] "=&r"(n)
         : [s] "r"(s)
-        : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-          "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-          "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
-          "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28",
-          "xmm29", "xmm30", "xmm31");
+        : "memory", MLKEM_X86_CLOBBER_V0_15, MLKEM_X86_CLOBBER_V16_31);
 }

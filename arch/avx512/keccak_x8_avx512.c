@@ -19,22 +19,14 @@
 
 #include "arch/keccak_simd.h"
 
-void KS_FN(permute)(uint64_t *s)
+void KS_API(permute)(KS_STATE *st)
 {
+    uint64_t *s = st->s;
     const uint64_t *rc = mlkem_keccak_rc;
     unsigned long n;
     __asm__ volatile(
 #include "arch/avx512/keccak_x8_rounds.inc"
         : [rc] "+r"(rc), [n] "=&r"(n)
         : [s] "r"(s)
-        : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-          "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-          "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21",
-          "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28",
-          "xmm29", "xmm30", "xmm31");
-}
-
-void KS_API(permute)(KS_STATE *st)
-{
-    KS_FN(permute)(st->s);
+        : "memory", MLKEM_X86_CLOBBER_V0_15, MLKEM_X86_CLOBBER_V16_31);
 }
