@@ -36,15 +36,17 @@ writes its lanes over its own inputs once b_0 and b_1 are copied aside.
 Which register holds which lane changes every round (pi), so K rounds are
 written out per loop iteration and the registers renamed back at its end
 (about 7 moves per round at K = 4): fully unrolled (18 KB of code) the
-permutation ran faster alone but slowed every ML-KEM operation, the rest
-of the kernel no longer fitting the op cache; K = 3 or 4 measured best.
+permutation was no faster alone and slowed every ML-KEM operation, the
+rest of the kernel no longer fitting the op cache; K = 3 or 4 measured
+best.
 
 AVX2 (gen_avx2): the lanes stay in memory and the rounds alternate between
 the caller's state and a 800-byte buffer on the stack; registers hold the
 five d values, the five parities of the next round (accumulated from each
 output row as it is stored), a row's five lanes and one temporary: 16.
 Rotations are two shifts and an OR, except rol 1 (the left shift is an
-add, which more pipes execute) and rol 8 / rol 56 (one vpshufb each).
+add, which more pipes execute) and rol 8 / rol 56 (one vpshufb each). The
+buffer is wiped before returning (it holds the last round's input).
 
 Run it after changing it: python3 arch/gen_keccak_rounds.py. test/keccak
 and arch_slots compare the permutations with the portable one on every
