@@ -152,14 +152,14 @@ static const struct mlkem_arch_backend backend_avx2 = {
  * The AVX-512 backends' Keccak: the x4 layout is avx2's (same byte
  * functions), permuted with AVX-512VL on 256-bit registers; the x8 slots
  * hold the 512-bit kernel. Grouping, from measurements:
- *   - x4_min 1: one x4 VL call (about 525 ticks on the Zen 4 with the
+ *   - x4_min 1: one x4 VL call (about 505 ticks on the Zen 4 with the
  *     generated kernel of arch/gen_keccak_rounds.py; 580-600 on the
  *     Zen 4 and 570-750 on the Emerald Rapids Xeon of the project's notes
  *     with the compiled one before it) is faster than any single state
  *     (BMI, about 660 on Zen 4, 1200-1400 on the Xeon), so even a lone
  *     stream (G, the tail of H(ek)) takes a lane;
  *   - x8: on Zen 4 a 512-bit x8 call costs about two x4 calls (996 vs
- *     2 x 525: 512-bit operations are double-pumped; 5% per state, less
+ *     2 x 505: 512-bit operations are double-pumped; 5% per state, less
  *     than the latency costs a chain), so never (x8_min 0). On the
  *     Xeon it costs 1.5 x4 calls (853-952 vs 568-747), 1.6x cheaper per
  *     state, but an x4 call has the lower latency, and after the
