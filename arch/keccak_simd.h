@@ -24,13 +24,14 @@
  *   void KS_FN(extract_bytes)(const uint64_t *s, unsigned i, unsigned off,
  *                             uint8_t *out, size_t len)
  *       byte access to state i (FIPS 202 B.1 byte order) in that layout
- *       (left out when KS_PERMUTE_ONLY is defined: a backend whose layout
- *       is another backend's reuses that backend's byte functions);
+ *       (left out when KS_PERMUTE_ONLY is defined: the single BMI state of
+ *       arch/avx2/keccak_f1600_bmi.c has keccak_lanes.h's plain ones);
  *   and, when the includer also defines KS_STATE (mlkem_keccak_x4 / mlkem_keccak_x8)
  *   and KS_API(name), the backend-table entry points KS_API(xor_bytes),
  *   KS_API(extract_bytes), KS_API(permute) on that type. An includer that
- *   defines KS_OWN_PERMUTE writes its permutation itself (the x86 kernels
- *   of arch/gen_keccak_rounds.py) and takes the rest.
+ *   defines KS_OWN_PERMUTE writes its permutation (and KS_API(permute))
+ *   itself, as the x86 x4 / x8 kernels do (arch/gen_keccak_rounds.py), and
+ *   needs only KS_N and the names, not the vector operations above.
  * This is the layout and the shape of XKCP's KeccakP-1600-times4-SIMD256
  * (lane-interleaved PlSnP), written here from FIPS 202.
  *
