@@ -361,48 +361,63 @@ int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
     return MLKEM_OK;
 }
 
+/* What mlkem_decaps_internal adds to a decapsulation's schedule when the
+ * key is parsed in the same call: H(ek) for the §7.3 hash check and the
+ * SampleNTT streams of Â (into key->a_hat), both independent of the
+ * ciphertext. NULL for a held key. */
+typedef struct {
+    const uint8_t *ek;
+    uint8_t *h;               /* H(ek), compared with dk's copy afterwards */
+    int16_t (*a_hat)[256];    /* Â^T, filled by the run (key->a_hat) */
+} parse_streams;
+
 /*
  * Implements FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal), lines 1-12,
- * after the §7.3 ciphertext length check. The dk checks were done when the
- * key was parsed; lines 1-4 read the parsed parts. Lines 6-7 and the PRF
- * streams of line 8's K-PKE.Encrypt form one schedule: J(z || c) (9 blocks
- * at k = 3) needs only the key and c, G needs m', and G's r releases the
- * PRF streams, which fill the lanes beside J. Lines 9-11 (implicit
- * rejection) are a constant-time compare of c with c' and a constant-time
- * conditional move of K-bar over K'.
+ * after the §7.3 ciphertext length check, with the key's s_hat and t_hat,
+ * and dk's z and H(ek) (the key's copies, or dk's bytes read in place: the
+ * byte API copies no secret into a local, which the compiler may spill to a
+ * stack slot nobody wipes). Lines 6-7 and the PRF streams of line 8's
+ * K-PKE.Encrypt form one schedule: J(z || c) (9 blocks at k = 3) needs only
+ * the key and c, G needs m', and G's r releases the PRF streams, which fill
+ * the lanes beside J. With ps (a dk parsed in the same call), the parse's
+ * H(ek), another 9-block chain, and Â's k^2 streams join that schedule:
+ * the two chains run side by side, everything else in the other lanes
+ * (ML-KEM-768: 14 calls instead of 9 for the parse and 9 after it). Lines
+ * 9-11 (implicit rejection) are a constant-time compare of c with c' and a
+ * constant-time conditional move of K-bar over K'.
  */
-int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
-                     size_t c_len)
+static void decaps_core(const mlkem_key *key, const uint8_t z[32],
+                        const uint8_t h[32], uint8_t K[32], const uint8_t *c,
+                        size_t c_len, const parse_streams *ps)
 {
     const mlkem_params *p = key->params;
     uint8_t mh[64], g[64], kbar[32];
     uint8_t cp[MLKEM_MAX_CT_BYTES];
     mlkem_kpke_noise noise;
     mlkem_lanes e;
-    mlkem_job jobs[2 + 2 * MLKEM_MAX_K + 1];
+    mlkem_job jobs[3 + 2 * MLKEM_MAX_K + 1 + MLKEM_MAX_K * MLKEM_MAX_K];
     noise_after_g after;
 
-    if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PRIV)) {
-        mlkem_cleanse(K, 32);
-        return MLKEM_ERR_NO_KEY;
-    }
-    if (c_len != p->ct_bytes) { /* §7.3 ciphertext type check */
-        mlkem_cleanse(K, 32);
-        return MLKEM_ERR_LENGTH;
-    }
     /* Line 5: m' = K-PKE.Decrypt(dk_pke, c). */
     mlkem_kpke_decrypt(p, mh, (const int16_t(*)[256])key->s_hat, c);
     /* Line 7: K-bar = J(z || c) = SHAKE256(z || c, 32); line 6: (K', r') =
      * G(m' || h); then Algorithm 14 lines 9-17 from r'. */
-    memcpy(mh + 32, key->h, 32);
-    after = (noise_after_g){p, &noise, jobs + 2, g + 32};
+    memcpy(mh + 32, h, 32);
+    after = (noise_after_g){p, &noise, jobs + 3, g + 32};
     mlkem_lanes_init(&e, 0);
-    mlkem_job_shake256(&jobs[0], kbar, 32, key->z, 32, c, c_len);
+    if (ps != NULL) {
+        mlkem_job_sha3_256(&jobs[2], ps->h, ps->ek, p->ek_bytes, NULL, 0);
+        mlkem_lanes_push(&e, &jobs[2]);
+    }
+    mlkem_job_shake256(&jobs[0], kbar, 32, z, 32, c, c_len);
     mlkem_job_sha3_512(&jobs[1], g, mh, 64, NULL, 0);
     jobs[1].done = g_done;
     jobs[1].arg = &after;
     mlkem_lanes_push(&e, &jobs[0]);
     mlkem_lanes_push(&e, &jobs[1]);
+    if (ps != NULL)
+        mlkem_sample_ntt_matrix_jobs(&e, jobs + 3 + 2 * MLKEM_MAX_K + 1,
+                                     ps->a_hat, ps->ek + 384 * p->k, p->k);
     mlkem_lanes_run(&e);
     /* Line 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
     mlkem_kpke_encrypt(p, cp, (const int16_t(*)[256])key->t_hat,
@@ -416,6 +431,22 @@ int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
     mlkem_cleanse(g, sizeof(g));
     mlkem_cleanse(kbar, sizeof(kbar));
     mlkem_cleanse(cp, p->ct_bytes);
+}
+
+int mlkem_key_decaps(const mlkem_key *key, uint8_t K[32], const uint8_t *c,
+                     size_t c_len)
+{
+    const mlkem_params *p = key->params;
+
+    if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PRIV)) {
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_NO_KEY;
+    }
+    if (c_len != p->ct_bytes) { /* §7.3 ciphertext type check */
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_LENGTH;
+    }
+    decaps_core(key, key->z, key->h, K, c, c_len, NULL);
     return MLKEM_OK;
 }
 
@@ -501,13 +532,19 @@ int mlkem_encaps_internal(const mlkem_params *p, uint8_t *c, uint8_t K[32],
 }
 
 /* §7.3 input checks, then Algorithm 18 (ML-KEM.Decaps_internal). The
- * ciphertext length is checked first, as §7.3 lists it first. */
+ * ciphertext length is checked first, as §7.3 lists it first. The hash
+ * check's H(ek) is computed in the decapsulation's schedule
+ * (decaps_core): a dk that fails it gets its error and K wiped, after the
+ * same work as one that passes (the verdict is public anyway). */
 int mlkem_decaps_internal(const mlkem_params *p, uint8_t K[32],
                           const uint8_t *c, size_t c_len, const uint8_t *dk,
                           size_t dk_len)
 {
     mlkem_key key;
-    int ret;
+    const uint8_t *ek;
+    uint8_t h[32];
+    uint32_t s_ok;
+    int ret, ek_ret;
 
     if (p == NULL) {
         mlkem_cleanse(K, 32);
@@ -517,11 +554,29 @@ int mlkem_decaps_internal(const mlkem_params *p, uint8_t K[32],
         mlkem_cleanse(K, 32);
         return MLKEM_ERR_LENGTH;
     }
+    if (dk_len != p->dk_bytes) {
+        mlkem_cleanse(K, 32);
+        return MLKEM_ERR_LENGTH;
+    }
+    ek = dk + 384 * p->k;
     key_init_light(&key, p);
-    ret = mlkem_key_set_dk(&key, dk, dk_len);
-    if (ret == MLKEM_OK)
-        ret = mlkem_key_decaps(&key, K, c, c_len);
-    else
+    parse_dk_decode(p, key.t_hat, key.s_hat, dk, &ek_ret, &s_ok);
+    if (ek_ret != MLKEM_OK || !s_ok) {
+        /* Unreduced: the verdicts in dk_verdict's order (the hash check
+         * first), no decapsulation. */
+        mlkem_sha3_256(h, ek, p->ek_bytes);
+        ret = dk_verdict(p, dk, h, ek_ret, s_ok);
+    } else {
+        /* The parse's H(ek) and Â run in the decapsulation's schedule
+         * (decaps_core); G takes dk's copy of H(ek), which the hash check
+         * then compares with the computed one: a dk that fails it gets its
+         * error and no key. */
+        const parse_streams ps = {ek, h, key.a_hat};
+        decaps_core(&key, ek + p->ek_bytes + 32, ek + p->ek_bytes, K, c,
+                    c_len, &ps);
+        ret = dk_verdict(p, dk, h, MLKEM_OK, s_ok);
+    }
+    if (ret != MLKEM_OK)
         mlkem_cleanse(K, 32);
     key_wipe_secrets(&key);
     return ret;
