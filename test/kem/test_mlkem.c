@@ -9,6 +9,8 @@
  *   - round trips with random keys for all sets (internal and randomized);
  *   - implicit rejection: a tampered ciphertext yields SHAKE256(z || c)
  *     computed independently, different from the real K;
+ *   - Decaps_internal (parse and decapsulation in one schedule) against
+ *     set_dk + key decaps, for good and bad dks and ciphertexts;
  *   - bad inputs: wrong ek / dk / c lengths (MLKEM_ERR_LENGTH, zeroed
  *     outputs), ek with a coefficient q or 4095 (MLKEM_ERR_EK_MODULUS), dk
  *     with a flipped H(ek) byte (MLKEM_ERR_DK_HASH), dk with an unreduced s
@@ -203,6 +205,69 @@ static void test_implicit_rejection(const mlkem_params *p, test_rng *rng)
               p->name);
         TEST_CHECK(memcmp(Kr, K, 32) != 0, "%s: tampered c gave the real K",
               p->name);
+    }
+}
+
+/* Decaps_internal parses dk inside the decapsulation's own schedule
+ * (kem/mlkem.c decaps_core); key parsing followed by the key API's decaps
+ * does the two apart. Both must give the same verdict and the same K for
+ * good and bad dks alike: consistent ones, a tampered c, a changed z (not
+ * covered by the hash), an s replaced by other reduced values (the key no
+ * longer matches ek: implicit rejection), a flipped H(ek) byte, an
+ * unreduced s. */
+static void test_decaps_paths(const mlkem_params *p, test_rng *rng)
+{
+    uint8_t ek[MLKEM_MAX_EK_BYTES], dk[MLKEM_MAX_DK_BYTES];
+    uint8_t c[MLKEM_MAX_CT_BYTES], K[32];
+    static mlkem_key key;
+
+    for (unsigned round = 0; round < 4; round++) {
+        TEST_CHECK(mlkem_keygen(p, ek, dk, rng_fn, rng) == MLKEM_OK, "keygen");
+        TEST_CHECK(mlkem_encaps(p, c, K, ek, p->ek_bytes, rng_fn, rng) ==
+                       MLKEM_OK,
+                   "encaps");
+        for (unsigned kind = 0; kind < 6; kind++) {
+            uint8_t bad[MLKEM_MAX_DK_BYTES], cc[MLKEM_MAX_CT_BYTES];
+            uint8_t K1[32], K2[32];
+            int r1, r2;
+            memcpy(bad, dk, p->dk_bytes);
+            memcpy(cc, c, p->ct_bytes);
+            switch (kind) {
+            case 1: cc[round * 7] ^= 0x10; break;
+            case 2: bad[p->dk_bytes - 1 - round] ^= 0x01; cc[5] ^= 1; break;
+            case 3:
+                for (unsigned i = 0; i < 16; i++)
+                    set12(bad, 17 * i + round, (uint16_t)(i * 200 + round));
+                break;
+            case 4: bad[384 * p->k + p->ek_bytes + round] ^= 0x80; break;
+            case 5: set12(bad, 3 + round, Q); break;
+            default: break;
+            }
+            memset(K1, 0xaa, 32);
+            memset(K2, 0x55, 32);
+            r1 = mlkem_decaps_internal(p, K1, cc, p->ct_bytes, bad,
+                                       p->dk_bytes);
+            mlkem_key_init(&key, p);
+            r2 = mlkem_key_set_dk(&key, bad, p->dk_bytes);
+            if (r2 == MLKEM_OK)
+                r2 = mlkem_key_decaps(&key, K2, cc, p->ct_bytes);
+            else
+                memset(K2, 0, 32);
+            mlkem_key_cleanse(&key);
+            TEST_CHECK(r1 == r2, "%s decaps paths, case %u: %d vs %d",
+                       p->name, kind, r1, r2);
+            TEST_CHECK(memcmp(K1, K2, 32) == 0,
+                       "%s decaps paths, case %u: different K", p->name,
+                       kind);
+            TEST_CHECK(r1 == (kind == 4   ? MLKEM_ERR_DK_HASH
+                              : kind == 5 ? MLKEM_ERR_DK_MODULUS
+                                          : MLKEM_OK),
+                       "%s decaps paths, case %u: verdict %d", p->name, kind,
+                       r1);
+            TEST_CHECK((kind == 0) == (memcmp(K1, K, 32) == 0),
+                       "%s decaps paths, case %u: K %s the encapsulated one",
+                       p->name, kind, kind == 0 ? "is not" : "is");
+        }
     }
 }
 
@@ -457,6 +522,7 @@ static int body(const char *backend, void *arg)
         test_kat(p);
         test_roundtrip(p, &rng);
         test_implicit_rejection(p, &rng);
+        test_decaps_paths(p, &rng);
         test_bad_inputs(p, &rng);
         test_key_api(p, &rng);
     }
