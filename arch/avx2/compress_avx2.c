@@ -48,7 +48,6 @@
 
 #include "arch/avx2/poly_avx2.h"
 #include "arch/x86_64.h"
-#include "common/ct.h"
 
 /* ---- Compress -------------------------------------------------------------- */
 
@@ -117,7 +116,11 @@ static inline __m256i pack_bits(__m256i t, unsigned d)
 
 /* Store the 2d bytes of pack_bits' result at out: the low half's d bytes,
  * then the high half's. The 16-byte stores overlap what follows, so a group
- * near the end of the output (last set) goes through a small buffer. */
+ * near the end of the output (last set) is written with 8-byte stores that
+ * end exactly at its last byte, the second overlapping the first (d = 10,
+ * 11: the low half whole, then the high half's bytes 0-7 and d-8..d-1;
+ * d = 5: both halves joined in one register, its bytes 0-7 and 2-9). No
+ * buffer, so nothing to wipe and no store-to-load forwarding stall. */
 static inline void store_bits(uint8_t *out, __m256i t, unsigned d, int last)
 {
     const __m128i lo = _mm256_castsi256_si128(t);
@@ -125,12 +128,20 @@ static inline void store_bits(uint8_t *out, __m256i t, unsigned d, int last)
     if (!last) {
         _mm_storeu_si128((__m128i *)(void *)out, lo);
         _mm_storeu_si128((__m128i *)(void *)(out + d), hi);
-    } else {
-        uint8_t buf[32];
-        _mm_storeu_si128((__m128i *)(void *)buf, lo);
-        _mm_storeu_si128((__m128i *)(void *)(buf + d), hi);
-        memcpy(out, buf, 2 * d);
-        mlkem_cleanse(buf, sizeof(buf));
+    } else if (d >= 8) {
+        const __m128i tail = d == 10 ? _mm_bsrli_si128(hi, 2)
+                                     : _mm_bsrli_si128(hi, 3);
+        _mm_storeu_si128((__m128i *)(void *)out, lo);
+        _mm_storel_epi64((__m128i *)(void *)(out + d), hi);
+        _mm_storel_epi64((__m128i *)(void *)(out + 2 * d - 8), tail);
+    } else { /* d = 5 */
+        const __m128i low5 = _mm_setr_epi8(-1, -1, -1, -1, -1, 0, 0, 0, 0, 0,
+                                           0, 0, 0, 0, 0, 0);
+        const __m128i both = _mm_or_si128(_mm_and_si128(lo, low5),
+                                          _mm_bslli_si128(hi, 5));
+        _mm_storel_epi64((__m128i *)(void *)out, both);
+        _mm_storel_epi64((__m128i *)(void *)(out + 2),
+                         _mm_bsrli_si128(both, 2));
     }
 }
 
