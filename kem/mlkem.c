@@ -71,11 +71,13 @@ static int parse_ek(const mlkem_params *p, int16_t (*t_hat)[256],
 
 /* Zero the stack just below the caller's frame, where the functions it has
  * just called had theirs: compiled vector code spills registers there and
- * into the red zone (gcc 12 unrolls mlkem_byte_decode_12_avx2 and stores
- * decoded coefficients below the stack pointer), and nothing else wipes
- * them. test/hardening/stack_secrets.c found 16 coefficients of s_hat left
- * that way once a decapsulation's later frames no longer happened to cover
- * the spot. 1 KiB is several times what the decoders use. */
+ * into the red zone, and nothing else wipes them. test/hardening/
+ * stack_secrets.c found 16 coefficients of s_hat left that way (gcc 12 had
+ * unrolled mlkem_byte_decode_12_avx2's loop and spilled decoded values
+ * below the stack pointer) once a decapsulation's later frames no longer
+ * happened to cover the spot. That loop is kept rolled now and spills
+ * nothing; this covers any compiler or kernel that still does. 1 KiB is
+ * several times what the decoders use. */
 static MLKEM_NOINLINE void stack_scrub(void)
 {
     uint8_t buf[1024];
