@@ -284,9 +284,13 @@ unsigned mlkem_sample_ntt_rej_avx2(int16_t *r, unsigned len,
  * sample_ntt_x4 (kem/poly_kernels.h) on the avx2 x4 layout (lane j of
  * state i at s[4 j + i], arch/keccak_simd.h): the 21 rate lanes of the four
  * states are transposed four at a time (4 x 4 blocks of 64-bit words:
- * vpunpck{l,h}qdq, vperm2i128) into one 168-byte buffer per state, then
- * each listed state's block goes through the rejection step above. The
- * transposition reads the state once instead of once per state.
+ * vpunpck{l,h}qdq, vperm2i128) into one 168-byte buffer per listed
+ * state, then each listed state's block goes through the rejection step
+ * above. The transposition reads the state once instead of once per state.
+ * Only the listed states are stored: the others may hold secret streams
+ * (PRF, G, J beside the public SampleNTT ones), and a copy of them here
+ * would stay on the stack (test/hardening/stack_secrets.c found PRF output
+ * there when it did).
  */
 void mlkem_sample_ntt_x4_avx2(const mlkem_keccak_x4 *st, unsigned lanes,
                               int16_t *const r[4], unsigned ctr[4])
@@ -303,14 +307,19 @@ void mlkem_sample_ntt_x4_avx2(const mlkem_keccak_x4 *st, unsigned lanes,
         const __m256i t1 = _mm256_unpackhi_epi64(v0, v1);
         const __m256i t2 = _mm256_unpacklo_epi64(v2, v3);
         const __m256i t3 = _mm256_unpackhi_epi64(v2, v3);
-        _mm256_storeu_si256((__m256i *)(void *)(buf[0] + 4 * b),
-                            _mm256_permute2x128_si256(t0, t2, 0x20));
-        _mm256_storeu_si256((__m256i *)(void *)(buf[1] + 4 * b),
-                            _mm256_permute2x128_si256(t1, t3, 0x20));
-        _mm256_storeu_si256((__m256i *)(void *)(buf[2] + 4 * b),
-                            _mm256_permute2x128_si256(t0, t2, 0x31));
-        _mm256_storeu_si256((__m256i *)(void *)(buf[3] + 4 * b),
-                            _mm256_permute2x128_si256(t1, t3, 0x31));
+        /* lanes is public (which lanes run SampleNTT streams) */
+        if (lanes & 1)
+            _mm256_storeu_si256((__m256i *)(void *)(buf[0] + 4 * b),
+                                _mm256_permute2x128_si256(t0, t2, 0x20));
+        if (lanes & 2)
+            _mm256_storeu_si256((__m256i *)(void *)(buf[1] + 4 * b),
+                                _mm256_permute2x128_si256(t1, t3, 0x20));
+        if (lanes & 4)
+            _mm256_storeu_si256((__m256i *)(void *)(buf[2] + 4 * b),
+                                _mm256_permute2x128_si256(t0, t2, 0x31));
+        if (lanes & 8)
+            _mm256_storeu_si256((__m256i *)(void *)(buf[3] + 4 * b),
+                                _mm256_permute2x128_si256(t1, t3, 0x31));
     }
     for (unsigned l = 0; l < 4; l++) {
         if (!((lanes >> l) & 1))
