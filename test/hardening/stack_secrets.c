@@ -19,8 +19,12 @@
  * (kem/mlkem.h, keccak/keccak.h):
  *   d, z, sigma (G(d || k) second half), s-hat (ByteDecode_12 of dk's first
  *   384k bytes, as the 16-bit words the kernel encodes from), m, K, r
- *   ((K, r) = G(m || H(ek))), and for decapsulation the re-encryption c'
- *   (bytes, and the compressed coefficients of its v as 16-bit words).
+ *   ((K, r) = G(m || H(ek))), the PRF outputs SamplePolyCBD reads (PRF(sigma,
+ *   N) in keygen, PRF(r, N) in encapsulation and decapsulation: they sit in
+ *   the Keccak lanes beside public SampleNTT streams, and a vector kernel
+ *   that copies a whole parallel state out must not leave them behind), and
+ *   for decapsulation the re-encryption c' (bytes, and the compressed
+ *   coefficients of its v as 16-bit words).
  * A secret counts as found when any window of it (8 bytes of a byte
  * string; 16 consecutive 16-bit coefficients of a polynomial) appears
  * anywhere in the stack buffer. The chance that random stack contents match
@@ -74,7 +78,7 @@ typedef struct {
     size_t len;            /* bytes, or coefficients */
 } secret;
 
-#define MAX_SECRETS 16
+#define MAX_SECRETS 24
 typedef struct {
     const char *op; /* "keygen ML-KEM-768" */
     secret s[MAX_SECRETS];
@@ -99,6 +103,26 @@ static void add_coefs(secret_set *set, const char *name, const char *origin,
 
 /* ByteDecode_12 without the mod q (FIPS 203 Algorithm 6), into 16-bit words
  * as the kernel holds them before packing. */
+/* The PRF outputs of one operation (FIPS 203 §4.1: PRF_eta(s, b) =
+ * SHAKE256(s || b, 64 eta)): keygen's 2k from sigma (eta1), encryption's
+ * 2k + 1 from r (eta1 for N < k, then eta2). Kept in static storage, as
+ * the set points at them until it is scanned. */
+static void add_prf(secret_set *set, const mlkem_params *p, const uint8_t key[32],
+                    unsigned count)
+{
+    static uint8_t out[2 * MLKEM_MAX_K + 1][3 * 64];
+    static char names[2 * MLKEM_MAX_K + 1][32];
+    for (unsigned n = 0; n < count; n++) {
+        const unsigned eta = n < p->k || count == 2 * p->k ? p->eta1 : p->eta2;
+        uint8_t in[33];
+        memcpy(in, key, 32);
+        in[32] = (uint8_t)n;
+        mlkem_shake256(out[n], 64 * eta, in, 33);
+        snprintf(names[n], sizeof(names[n]), "PRF output N = %u", n);
+        add_bytes(set, names[n], "", out[n], 64 * eta);
+    }
+}
+
 static void decode12(uint16_t *out, const uint8_t *in, size_t ncoefs)
 {
     for (size_t i = 0; i < ncoefs / 2; i++) {
@@ -319,6 +343,7 @@ static int run_set(op_state *s, unsigned v)
     add_bytes(&set, "z", "", s->z, 32);
     add_bytes(&set, "sigma", "", sigma, 32);
     add_coefs(&set, "s-hat", ORIGIN_TOBYTES, s_hat, 256 * k);
+    add_prf(&set, p, sigma, 2 * (unsigned)k);
     found += scan(&set, used);
 
     /* Encaps_internal(ek, m): (K, r) = G(m || H(ek)). */
@@ -336,6 +361,7 @@ static int run_set(op_state *s, unsigned v)
     add_bytes(&set, "m", "", s->m, 32);
     add_bytes(&set, "K", "", s->K, 32);
     add_bytes(&set, "r", "", g + 32, 32);
+    add_prf(&set, p, g + 32, 2 * (unsigned)k + 1);
     found += scan(&set, used);
 
     /* Decaps_internal(dk, c), valid. */
@@ -350,6 +376,7 @@ static int run_set(op_state *s, unsigned v)
     add_bytes(&set, "m'", "", s->m, 32);
     add_bytes(&set, "K", "", s->K, 32);
     add_bytes(&set, "r'", "", g + 32, 32);
+    add_prf(&set, p, g + 32, 2 * (unsigned)k + 1);
     found += scan(&set, used);
 
     /* Decaps_internal(dk, c_bad): every coefficient of c's v moved by one
@@ -383,6 +410,7 @@ static int run_set(op_state *s, unsigned v)
     add_bytes(&set, "r'", "", g + 32, 32);
     add_bytes(&set, "c' (v part)", "", s->c + v_off, 32 * p->dv);
     add_coefs(&set, "c' compressed v", ORIGIN_COMPRESS, cv, 256);
+    add_prf(&set, p, g + 32, 2 * (unsigned)k + 1);
     found += scan(&set, used);
 
     printf("%s: %zu bytes of stack used by the rejected decapsulation, "
