@@ -20,10 +20,12 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define MLKEM_ALWAYS_INLINE inline __attribute__((always_inline))
 #define MLKEM_NOINLINE __attribute__((noinline))
+#define MLKEM_UNUSED __attribute__((unused))
 #define MLKEM_MUST_CHECK __attribute__((warn_unused_result))
 #else
 #define MLKEM_ALWAYS_INLINE inline
 #define MLKEM_NOINLINE
+#define MLKEM_UNUSED
 #define MLKEM_MUST_CHECK
 #endif
 

@@ -35,6 +35,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/compiler.h"
+
 /* The MLKEM_TESTING kernel (mlkem_kernel_testing) carries the annotations
  * whenever valgrind's header is available; outside valgrind they cost a few
  * instructions. Release builds never include them. */
@@ -134,6 +136,21 @@ static inline void mlkem_cleanse(void *p, size_t len)
     while (len--)
         *v++ = 0;
 #endif
+}
+
+/* Zero 1 KiB of the stack just below the caller's frame, where the
+ * functions it has just called had theirs. Compiled code spills registers
+ * into stack slots and red zones that no wipe names: a Keccak permutation
+ * written in C or NEON intrinsics spills lanes of its last round, which are
+ * the squeezed output (PRF bytes, G's K and r, J's K-bar); gcc 12 spilled
+ * decoded coefficients of s from ByteDecode_12. The scans of
+ * test/hardening/stack_secrets.c found both. Called once after a batch of
+ * such calls (kem/lanes.c, kem/mlkem.c), not after each: 1 KiB is more
+ * than the deepest of those frames. */
+static MLKEM_NOINLINE MLKEM_UNUSED void mlkem_stack_scrub(void)
+{
+    uint8_t buf[1024];
+    mlkem_cleanse(buf, sizeof(buf));
 }
 
 #endif /* MLKEM_COMMON_CT_H */

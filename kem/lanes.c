@@ -517,5 +517,8 @@ void mlkem_lanes_run(mlkem_lanes *e)
         mlkem_cleanse(&e->st.x8, sizeof(e->st.x8));
     else
         mlkem_cleanse(&e->st.x4, sizeof(e->st.x4));
+    /* and what the permutations, extractions and samplers called above
+     * spilled below this frame: final-round lanes are squeezed output */
+    mlkem_stack_scrub();
     e->head = e->tail = 0;
 }

@@ -69,21 +69,6 @@ static int parse_ek(const mlkem_params *p, int16_t (*t_hat)[256],
     return ok ? MLKEM_OK : MLKEM_ERR_EK_MODULUS;
 }
 
-/* Zero the stack just below the caller's frame, where the functions it has
- * just called had theirs: compiled vector code spills registers there and
- * into the red zone, and nothing else wipes them. test/hardening/
- * stack_secrets.c found 16 coefficients of s_hat left that way (gcc 12 had
- * unrolled mlkem_byte_decode_12_avx2's loop and spilled decoded values
- * below the stack pointer) once a decapsulation's later frames no longer
- * happened to cover the spot. That loop is kept rolled now and spills
- * nothing; this covers any compiler or kernel that still does. 1 KiB is
- * several times what the decoders use. */
-static MLKEM_NOINLINE void stack_scrub(void)
-{
-    uint8_t buf[1024];
-    mlkem_cleanse(buf, sizeof(buf));
-}
-
 /*
  * dk = dk_pke || ek || H(ek) || z (Algorithm 16 line 3). The checks, in
  * the order their errors are reported: length (§7.3 "decapsulation key
@@ -107,7 +92,7 @@ static void parse_dk_decode(const mlkem_params *p, int16_t (*t_hat)[256],
     *ek_ret = parse_ek(p, t_hat, dk + 384 * p->k, p->ek_bytes);
     for (unsigned i = 0; i < p->k; i++)
         ok &= mlkem_byte_decode_12(s_hat[i], dk + 384 * i);
-    stack_scrub(); /* s_hat's spills */
+    mlkem_stack_scrub(); /* s_hat's spills (common/ct.h) */
     MLKEM_CT_DECLASSIFY(&ok, sizeof(ok)); /* the verdict is the error code */
     *s_ok = mlkem_ct_barrier_u32(ok);
 }
