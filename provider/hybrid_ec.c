@@ -3,7 +3,11 @@
  * hybrid_ec.c: the table of hybrid groups and their classical half, thin
  * EVP glue over the default provider (fetched in the provider's child
  * library context): key generation, validation of an untrusted share, and
- * ECDH / X25519 / X448. No curve arithmetic here.
+ * ECDH / X25519 / X448. The one piece of curve arithmetic of our own is the
+ * X25519 public key (x25519.c): an X25519 key pair is our random scalar
+ * and the comb's public key, handed to the default provider whole by
+ * fromdata, so that everything after key generation (ECDH, the key's
+ * lifetime and wiping) is the default provider's as for the other groups.
  *
  * References
  *   [HYB]     draft-ietf-tls-ecdhe-mlkem, §4 (the groups and their sizes).
@@ -25,6 +29,7 @@
 
 #include "provider/hybrid.h"
 #include "provider/prov.h"
+#include "provider/x25519.h"
 
 /* ---- The hybrids ([HYB] §4, [OSSL35]; sizes from FIPS 203 Table 3, SEC1,
  * RFC 7748) ---- */
@@ -139,6 +144,27 @@ static int ecx_is_small_order(const mlkem_hybrid_info *info, const uint8_t *u)
     return 0;
 }
 
+/* A key from its parameters (selection: EVP_PKEY_PUBLIC_KEY or
+ * EVP_PKEY_KEYPAIR): the context from the template's key management when
+ * there is one (see ec_keygen), else by name. */
+static EVP_PKEY *ec_fromdata(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
+                             int selection, OSSL_PARAM params[])
+{
+    OSSL_LIB_CTX *libctx = k->provctx->libctx;
+    EVP_PKEY_CTX *ctx;
+    EVP_PKEY *pkey = NULL;
+
+    ctx = tmpl != NULL ? EVP_PKEY_CTX_new_from_pkey(libctx, tmpl, k->propq)
+                       : EVP_PKEY_CTX_new_from_name(libctx, k->info->ec_alg, k->propq);
+    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0
+        || EVP_PKEY_fromdata(ctx, &pkey, selection, params) <= 0) {
+        EVP_PKEY_free(pkey);
+        pkey = NULL;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
 /* A fresh key pair: with a template key of the group (the peer's share on
  * the server, as libssl's ssl_generate_pkey does), the context comes from
  * its key management (no name lookup, no fetch: a measurable share of a
@@ -166,15 +192,65 @@ static EVP_PKEY *ec_keygen(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl)
     return pkey;
 }
 
+#ifdef MLKEM_X25519_NATIVE
+/* X25519 [RFC7748 §6.1]: a 32-byte private key from the provider's RBG (as
+ * the default provider draws it, from the library context's private
+ * DRBG), its public key from x25519.c, both given to the default
+ * provider's key management; OpenSSL's ecx_key_fromdata (3.0 to 4.0) takes
+ * a public key that comes with the private one as it is. -1 when x25519.c
+ * could not set up its table (the caller then generates by EVP), 0 on
+ * error (raised), 1 with *out and pub set. */
+static int x25519_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
+                           EVP_PKEY **out, uint8_t *pub)
+{
+    uint8_t sk[MLKEM_X25519_BYTES];
+    OSSL_PARAM params[3];
+    int ret = 0;
+
+    if (!mlkem_prov_rand(k->provctx, sk, sizeof(sk))) {
+        MLKEM_RAISE(k->provctx, MLKEM_R_RANDOM_FAILED);
+        return 0;
+    }
+    if (!mlkem_x25519_public(pub, sk)) {
+        ret = -1;
+        goto end;
+    }
+    params[0] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, sk,
+                                                  sizeof(sk));
+    params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, pub,
+                                                  MLKEM_X25519_BYTES);
+    params[2] = OSSL_PARAM_construct_end();
+    ERR_set_mark();
+    *out = ec_fromdata(k, tmpl, EVP_PKEY_KEYPAIR, params);
+    ERR_pop_to_mark();
+    if (*out == NULL) {
+        MLKEM_RAISE_DATA(k->provctx, MLKEM_R_CLASSICAL_FAILED, "X25519 key generation");
+        goto end;
+    }
+    ret = 1;
+end:
+    OPENSSL_cleanse(sk, sizeof(sk));
+    return ret;
+}
+#endif
+
 int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
                              EVP_PKEY **out, uint8_t *pub)
 {
     const mlkem_hybrid_info *info = k->info;
-    EVP_PKEY *pkey = ec_keygen(k, tmpl);
+    EVP_PKEY *pkey;
     size_t len = 0;
 
+#ifdef MLKEM_X25519_NATIVE
+    if (info == &mlkem_hybrid_x25519mlkem768) {
+        int r = x25519_generate(k, tmpl, out, pub);
+
+        if (r >= 0)
+            return r;
+    }
+#endif
     /* The default encoding is the SEC1 uncompressed point for EC keys. */
-    if (pkey == NULL
+    if ((pkey = ec_keygen(k, tmpl)) == NULL
         || !EVP_PKEY_get_octet_string_param(pkey,
                                             OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY,
                                             pub, info->ec_pub_bytes, &len)
@@ -186,26 +262,6 @@ int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
     }
     *out = pkey;
     return 1;
-}
-
-/* A public key from its parameters: the context from the template's key
- * management when there is one (see ec_keygen), else by name. */
-static EVP_PKEY *ec_fromdata(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
-                             OSSL_PARAM params[])
-{
-    OSSL_LIB_CTX *libctx = k->provctx->libctx;
-    EVP_PKEY_CTX *ctx;
-    EVP_PKEY *pkey = NULL;
-
-    ctx = tmpl != NULL ? EVP_PKEY_CTX_new_from_pkey(libctx, tmpl, k->propq)
-                       : EVP_PKEY_CTX_new_from_name(libctx, k->info->ec_alg, k->propq);
-    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0
-        || EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0) {
-        EVP_PKEY_free(pkey);
-        pkey = NULL;
-    }
-    EVP_PKEY_CTX_free(ctx);
-    return pkey;
 }
 
 /* EC public key from an uncompressed point: fromdata decodes the point and
@@ -223,7 +279,7 @@ static EVP_PKEY *ec_import_point(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
     params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
                                                   (void *)pub, len);
     params[2] = OSSL_PARAM_construct_end();
-    if ((pkey = ec_fromdata(k, tmpl, params)) == NULL
+    if ((pkey = ec_fromdata(k, tmpl, EVP_PKEY_PUBLIC_KEY, params)) == NULL
         || (chk = EVP_PKEY_CTX_new_from_pkey(k->provctx->libctx, pkey, k->propq)) == NULL
         || EVP_PKEY_public_check_quick(chk) <= 0) {
         EVP_PKEY_free(pkey);
@@ -262,7 +318,7 @@ int mlkem_hybrid_ec_import_pub(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
         params[0] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
                                                       (void *)pub, len);
         params[1] = OSSL_PARAM_construct_end();
-        pkey = ec_fromdata(k, tmpl, params);
+        pkey = ec_fromdata(k, tmpl, EVP_PKEY_PUBLIC_KEY, params);
     } else if (pub[0] != 0x04) {
         /* Only the uncompressed form ([SEC1] 2.3.3), which also excludes the
          * compressed and "hybrid" (0x06 / 0x07) encodings. */
