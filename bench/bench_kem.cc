@@ -14,6 +14,16 @@
  *     (EVP_PKEY_CTX_new_from_pkey + free), encaps_init / decaps_init (the
  *     same + EVP_PKEY_*capsulate_init) and pub_from (a peer's ek imported
  *     with EVP_PKEY_fromdata, as in the round trip);
+ *   - "evp_<provider>/x25519mlkem768/<op>": the TLS hybrid through EVP as
+ *     libssl drives it: keygen (the client's key pair, random), encaps (the
+ *     server's: ML-KEM encapsulation to the client's share plus an
+ *     ephemeral X25519 key pair and its secret), decaps_key (the client's),
+ *     kem_roundtrip (keygen + the share imported + encaps + decaps: one
+ *     key exchange, both sides); ours, and OpenSSL's own on 3.5+;
+ *   - "x25519/public_key": provider/x25519.c's comb, X25519(k, 9), beside
+ *     "evp_default/x25519/public_key": libcrypto's, as its public API
+ *     gives it (EVP_PKEY_new_raw_private_key computes the public key;
+ *     plus that key object's allocation and free);
  *   - "evp_default/x25519/<op>": the same pieces for X25519 (derive_init and
  *     derive for the KEM calls; its round trip is both sides' keygen,
  *     public key import and derive), libcrypto's own work for a classical
@@ -42,6 +52,7 @@
 
 extern "C" {
 #include "kem/mlkem.h"
+#include "provider/x25519.h"
 }
 
 namespace {
@@ -312,6 +323,78 @@ void bm_evp(benchmark::State &st, EvpPeer peer, unsigned bits, int op)
     EVP_PKEY_free(priv);
 }
 
+/* ---- X25519MLKEM768 through EVP, as libssl drives it ------------------ */
+
+EVP_PKEY *hybrid_keygen(const EvpPeer &peer)
+{
+    EVP_PKEY *pkey = nullptr;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(peer.libctx, "X25519MLKEM768",
+                                                   peer.propq.c_str());
+    if (ctx == nullptr || EVP_PKEY_keygen_init(ctx) <= 0 ||
+        EVP_PKEY_keygen(ctx, &pkey) <= 0) {
+        std::fprintf(stderr, "bench_kem: X25519MLKEM768 keygen failed\n");
+        std::abort();
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+enum { H_KEYGEN, H_ENCAPS, H_DECAPS, H_ROUNDTRIP, H_NOPS };
+const char *const hybrid_op_names[H_NOPS] = {"keygen", "encaps", "decaps_key",
+                                             "kem_roundtrip"};
+const size_t hybrid_ct_bytes = 1088 + 32;
+
+void bm_hybrid(benchmark::State &st, EvpPeer peer, int op)
+{
+    uint8_t c[hybrid_ct_bytes], K[64], K2[64];
+    EVP_PKEY *priv = hybrid_keygen(peer);
+    EVP_PKEY *pub = evp_pub_from(peer, "X25519MLKEM768", priv);
+    auto encaps = [&](EVP_PKEY *to) {
+        size_t cl = sizeof(c), kl = sizeof(K);
+        EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(peer.libctx, to,
+                                                       peer.propq.c_str());
+        if (ctx == nullptr || EVP_PKEY_encapsulate_init(ctx, nullptr) <= 0 ||
+            EVP_PKEY_encapsulate(ctx, c, &cl, K, &kl) <= 0 || kl != 64)
+            std::abort();
+        EVP_PKEY_CTX_free(ctx);
+    };
+    auto decaps = [&](EVP_PKEY *with) {
+        size_t kl = sizeof(K2);
+        EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(peer.libctx, with,
+                                                       peer.propq.c_str());
+        if (ctx == nullptr || EVP_PKEY_decapsulate_init(ctx, nullptr) <= 0 ||
+            EVP_PKEY_decapsulate(ctx, K2, &kl, c, sizeof(c)) <= 0 || kl != 64)
+            std::abort();
+        EVP_PKEY_CTX_free(ctx);
+    };
+    encaps(pub);
+    switch (op) {
+    case H_KEYGEN:
+        mlkem_bench_ticks(st, [&] { EVP_PKEY_free(hybrid_keygen(peer)); });
+        break;
+    case H_ENCAPS:
+        mlkem_bench_ticks(st, [&] { encaps(pub); });
+        break;
+    case H_DECAPS:
+        mlkem_bench_ticks(st, [&] { decaps(priv); });
+        break;
+    default:
+        mlkem_bench_ticks(st, [&] {
+            EVP_PKEY *k = hybrid_keygen(peer);
+            EVP_PKEY *kp = evp_pub_from(peer, "X25519MLKEM768", k);
+            encaps(kp);
+            decaps(k);
+            if (std::memcmp(K, K2, 64) != 0)
+                std::abort();
+            EVP_PKEY_free(kp);
+            EVP_PKEY_free(k);
+        }, 4);
+    }
+    st.SetLabel(peer.propq);
+    EVP_PKEY_free(pub);
+    EVP_PKEY_free(priv);
+}
+
 /* ---- X25519 through EVP: libcrypto's work for a classical key ---------- */
 
 EVP_PKEY *x25519_keygen(const EvpPeer &peer)
@@ -399,6 +482,31 @@ void bm_x25519(benchmark::State &st, EvpPeer peer, int op)
     EVP_PKEY_free(a);
 }
 
+#ifdef MLKEM_X25519_NATIVE
+void bm_x25519_public(benchmark::State &st, bool ours)
+{
+    uint8_t k[32], pub[32];
+    for (int i = 0; i < 32; i++)
+        k[i] = (uint8_t)(i * 7 + 1);
+    if (ours) {
+        mlkem_bench_ticks(st, [&] {
+            if (!mlkem_x25519_public(pub, k))
+                std::abort();
+            k[0] ^= pub[0];
+        });
+    } else {
+        mlkem_bench_ticks(st, [&] {
+            EVP_PKEY *p = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nullptr, k, 32);
+            if (p == nullptr)
+                std::abort();
+            EVP_PKEY_free(p);
+            k[0]++;
+        });
+    }
+    st.SetLabel(ours ? "provider/x25519.c" : "libcrypto");
+}
+#endif
+
 int register_evp_peers()
 {
     const char *dir = std::getenv("MLKEM_PROVIDER_DIR");
@@ -427,6 +535,27 @@ int register_evp_peers()
                     });
             }
     }
+    for (const char *prov : {"default", "mlkem"}) {
+        std::string propq = std::string("provider=") + prov;
+        EVP_KEM *kem = EVP_KEM_fetch(libctx, "X25519MLKEM768", propq.c_str());
+        if (kem == nullptr)
+            continue;
+        EVP_KEM_free(kem);
+        for (int op = 0; op < H_NOPS; op++) {
+            std::string name = "evp_" + std::string(prov) + "/x25519mlkem768/" +
+                               hybrid_op_names[op];
+            benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &st) {
+                bm_hybrid(st, EvpPeer{libctx, propq}, op);
+            });
+        }
+    }
+#ifdef MLKEM_X25519_NATIVE
+    benchmark::RegisterBenchmark("x25519/public_key", [](benchmark::State &st) {
+        bm_x25519_public(st, true);
+    });
+    benchmark::RegisterBenchmark("evp_default/x25519/public_key",
+                                 [](benchmark::State &st) { bm_x25519_public(st, false); });
+#endif
     for (int op = 0; op < X_NOPS; op++) {
         std::string name = std::string("evp_default/x25519/") +
                            x25519_op_names[op];
