@@ -369,16 +369,23 @@ static fe ed_2d; /* 2 d, d = -121665 / 121666 ([RFC7748] §4.1) */
 static CRYPTO_ONCE comb_once = CRYPTO_ONCE_STATIC_INIT;
 static int comb_ready;
 
-/* r = p + q, q affine ([HWCD08] §3.2 with Z2 = 1, a = -1, k = 2d); r may
- * be p. Complete: any two points, equal or not, identity or not. */
-static void ge_madd(ge_p3 *r, const ge_p3 *p, const ge_precomp *q, ge_scratch *s)
+/* r = p + q ([HWCD08] §3.2, a = -1, k = 2d) with q given as y + x, y - x,
+ * 2 d x y in projective form over qz, or affine when qz is NULL (the
+ * comb's mixed addition: one multiplication fewer). r may be p. Complete:
+ * any two points, equal or not, identity or not. */
+static void ge_add_core(ge_p3 *r, const ge_p3 *p, const fe qypx, const fe qymx,
+                        const fe qt2d, const uint64_t *qz, ge_scratch *s)
 {
     fe_sub(s->a, p->Y, p->X);
-    fe_mul(s->a, s->a, q->f.ymx); /* A = (Y1 - X1)(y2 - x2) */
+    fe_mul(s->a, s->a, qymx);     /* A = (Y1 - X1)(Y2 - X2) */
     fe_add(s->b, p->Y, p->X);
-    fe_mul(s->b, s->b, q->f.ypx); /* B = (Y1 + X1)(y2 + x2) */
-    fe_mul(s->c, p->T, q->f.t2d); /* C = T1 2d x2 y2 */
-    fe_add(s->d, p->Z, p->Z);     /* D = 2 Z1 */
+    fe_mul(s->b, s->b, qypx);     /* B = (Y1 + X1)(Y2 + X2) */
+    fe_mul(s->c, p->T, qt2d);     /* C = T1 2d T2 */
+    if (qz != NULL)               /* public: which caller this is */
+        fe_mul(s->d, p->Z, qz);
+    else
+        fe_copy(s->d, p->Z);
+    fe_add(s->d, s->d, s->d);     /* D = 2 Z1 Z2 */
     fe_sub(s->e, s->b, s->a);     /* E = B - A */
     fe_sub(s->f, s->d, s->c);     /* F = D - C */
     fe_add(s->g, s->d, s->c);     /* G = D + C */
@@ -389,28 +396,20 @@ static void ge_madd(ge_p3 *r, const ge_p3 *p, const ge_precomp *q, ge_scratch *s
     fe_mul(r->Z, s->f, s->g);
 }
 
-/* r = p + q, both extended ([HWCD08] §3.2, a = -1, k = 2d): for building
- * the table only (public points). r may be p or q. */
+static void ge_madd(ge_p3 *r, const ge_p3 *p, const ge_precomp *q, ge_scratch *s)
+{
+    ge_add_core(r, p, q->f.ypx, q->f.ymx, q->f.t2d, NULL, s);
+}
+
+/* r = p + q, both extended: for building the table (public points). */
 static void ge_add(ge_p3 *r, const ge_p3 *p, const ge_p3 *q, ge_scratch *s)
 {
-    fe_sub(s->a, p->Y, p->X);
-    fe_sub(s->h, q->Y, q->X);
-    fe_mul(s->a, s->a, s->h);     /* A = (Y1 - X1)(Y2 - X2) */
-    fe_add(s->b, p->Y, p->X);
-    fe_add(s->h, q->Y, q->X);
-    fe_mul(s->b, s->b, s->h);     /* B = (Y1 + X1)(Y2 + X2) */
-    fe_mul(s->c, p->T, q->T);
-    fe_mul(s->c, s->c, ed_2d);    /* C = T1 2d T2 */
-    fe_mul(s->d, p->Z, q->Z);
-    fe_add(s->d, s->d, s->d);     /* D = 2 Z1 Z2 */
-    fe_sub(s->e, s->b, s->a);     /* E = B - A */
-    fe_sub(s->f, s->d, s->c);     /* F = D - C */
-    fe_add(s->g, s->d, s->c);     /* G = D + C */
-    fe_add(s->h, s->b, s->a);     /* H = B + A */
-    fe_mul(r->X, s->e, s->f);
-    fe_mul(r->Y, s->g, s->h);
-    fe_mul(r->T, s->e, s->h);
-    fe_mul(r->Z, s->f, s->g);
+    fe ypx, ymx, t2d;
+
+    fe_add(ypx, q->Y, q->X);
+    fe_sub(ymx, q->Y, q->X);
+    fe_mul(t2d, q->T, ed_2d);
+    ge_add_core(r, p, ypx, ymx, t2d, q->Z, s);
 }
 
 /* r = 2 p ([HWCD08] §3.3, a = -1); r may be p. */
