@@ -325,18 +325,24 @@ void bm_evp(benchmark::State &st, EvpPeer peer, unsigned bits, int op)
 
 /* ---- X25519MLKEM768 through EVP, as libssl drives it ------------------ */
 
-EVP_PKEY *hybrid_keygen(const EvpPeer &peer)
+/* A random key pair by name (X25519MLKEM768, X25519): no parameters. */
+EVP_PKEY *keygen_by_name(const EvpPeer &peer, const char *alg)
 {
     EVP_PKEY *pkey = nullptr;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(peer.libctx, "X25519MLKEM768",
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(peer.libctx, alg,
                                                    peer.propq.c_str());
     if (ctx == nullptr || EVP_PKEY_keygen_init(ctx) <= 0 ||
         EVP_PKEY_keygen(ctx, &pkey) <= 0) {
-        std::fprintf(stderr, "bench_kem: X25519MLKEM768 keygen failed\n");
+        std::fprintf(stderr, "bench_kem: %s keygen failed\n", alg);
         std::abort();
     }
     EVP_PKEY_CTX_free(ctx);
     return pkey;
+}
+
+EVP_PKEY *hybrid_keygen(const EvpPeer &peer)
+{
+    return keygen_by_name(peer, "X25519MLKEM768");
 }
 
 enum { H_KEYGEN, H_ENCAPS, H_DECAPS, H_ROUNDTRIP, H_NOPS };
@@ -399,16 +405,7 @@ void bm_hybrid(benchmark::State &st, EvpPeer peer, int op)
 
 EVP_PKEY *x25519_keygen(const EvpPeer &peer)
 {
-    EVP_PKEY *pkey = nullptr;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(peer.libctx, "X25519",
-                                                   peer.propq.c_str());
-    if (ctx == nullptr || EVP_PKEY_keygen_init(ctx) <= 0 ||
-        EVP_PKEY_keygen(ctx, &pkey) <= 0) {
-        std::fprintf(stderr, "bench_kem: X25519 keygen failed\n");
-        std::abort();
-    }
-    EVP_PKEY_CTX_free(ctx);
-    return pkey;
+    return keygen_by_name(peer, "X25519");
 }
 
 void x25519_derive(const EvpPeer &peer, EVP_PKEY *priv, EVP_PKEY *peerkey,
