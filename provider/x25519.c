@@ -56,6 +56,7 @@
 
 #include <openssl/crypto.h>
 
+#include "common/bytes.h"
 #include "common/ct.h"
 
 typedef unsigned __int128 u128;
@@ -65,30 +66,12 @@ typedef uint64_t fe[5];
 
 /* ---- Field arithmetic mod 2^255 - 19 ------------------------------------ */
 
-static uint64_t load64_le(const uint8_t *p)
-{
-    uint64_t v = 0;
-    int i;
-
-    for (i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-
-static void store64_le(uint8_t *p, uint64_t v)
-{
-    int i;
-
-    for (i = 0; i < 8; i++, v >>= 8)
-        p[i] = (uint8_t)v;
-}
-
 /* Bits 0..254 of s (bit 255 ignored, [RFC7748] §5); a value >= p is kept
  * as is and behaves as its residue. */
 static void fe_frombytes(fe h, const uint8_t s[32])
 {
-    uint64_t w0 = load64_le(s), w1 = load64_le(s + 8);
-    uint64_t w2 = load64_le(s + 16), w3 = load64_le(s + 24);
+    uint64_t w0 = mlkem_load64le(s), w1 = mlkem_load64le(s + 8);
+    uint64_t w2 = mlkem_load64le(s + 16), w3 = mlkem_load64le(s + 24);
 
     h[0] = w0 & M51;
     h[1] = ((w0 >> 51) | (w1 << 13)) & M51;
@@ -132,10 +115,10 @@ static void fe_tobytes(uint8_t s[32], const fe f)
     h4 += h3 >> 51;
     h3 &= M51;
     h4 &= M51;
-    store64_le(s, h0 | (h1 << 51));
-    store64_le(s + 8, (h1 >> 13) | (h2 << 38));
-    store64_le(s + 16, (h2 >> 26) | (h3 << 25));
-    store64_le(s + 24, (h3 >> 39) | (h4 << 12));
+    mlkem_store64le(s, h0 | (h1 << 51));
+    mlkem_store64le(s + 8, (h1 >> 13) | (h2 << 38));
+    mlkem_store64le(s + 16, (h2 >> 26) | (h3 << 25));
+    mlkem_store64le(s + 24, (h3 >> 39) | (h4 << 12));
 }
 
 static void fe_0(fe h)

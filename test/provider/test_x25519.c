@@ -20,30 +20,23 @@
 #include <openssl/rand.h>
 
 #include "provider/x25519.h"
+#include "test/common/test_util.h"
 
 static int failures;
 
-static void hex(const char *label, const uint8_t *p, size_t n)
+/* The 32-byte value of a 64-digit hex string (test data: abort if not). */
+static void unhex(uint8_t out[32], const char *s)
 {
-    size_t i;
-
-    fprintf(stderr, "  %s ", label);
-    for (i = 0; i < n; i++)
-        fprintf(stderr, "%02x", p[i]);
-    fprintf(stderr, "\n");
+    if (test_hex_decode(out, 32, s, strlen(s)) != 0)
+        abort();
 }
 
-static void unhex(uint8_t *out, const char *s)
+static void hex(const char *label, const uint8_t *p)
 {
-    size_t i;
+    char buf[65];
 
-    for (i = 0; i < 32; i++) {
-        unsigned v;
-
-        if (sscanf(s + 2 * i, "%2x", &v) != 1)
-            abort();
-        out[i] = (uint8_t)v;
-    }
+    test_hex_encode(buf, p, 32);
+    fprintf(stderr, "  %s %s\n", label, buf);
 }
 
 static int check(const char *what, const uint8_t *got, const uint8_t *want,
@@ -52,9 +45,9 @@ static int check(const char *what, const uint8_t *got, const uint8_t *want,
     if (memcmp(got, want, 32) == 0)
         return 1;
     fprintf(stderr, "FAIL %s\n", what);
-    hex("k   ", k, 32);
-    hex("got ", got, 32);
-    hex("want", want, 32);
+    hex("k   ", k);
+    hex("got ", got);
+    hex("want", want);
     failures++;
     return 0;
 }
