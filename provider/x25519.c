@@ -86,7 +86,9 @@ static void fe_tobytes(uint8_t s[32], const fe f)
     uint64_t h0 = f[0], h1 = f[1], h2 = f[2], h3 = f[3], h4 = f[4], q;
     int pass;
 
-    /* Two carry passes: limbs < 2^51, value < 2^255 + 2^4 < 2p. */
+    /* Two carry passes: h1..h4 < 2^51, h0 < 2^51 + 19, so the value is
+     * below 2^255 + 19 < 2p and each step of the q chain below carries at
+     * most 1. */
     for (pass = 0; pass < 2; pass++) {
         h1 += h0 >> 51;
         h0 &= M51;
