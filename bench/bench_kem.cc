@@ -198,14 +198,15 @@ EVP_PKEY *evp_keygen(const EvpPeer &peer, const char *alg, uint8_t seed[64])
     return pkey;
 }
 
+/* klen: the secret's size (32 for ML-KEM, 64 for X25519MLKEM768). */
 void evp_encaps(const EvpPeer &peer, EVP_PKEY *pub, uint8_t *c, size_t clen,
-                uint8_t K[32])
+                uint8_t *K, size_t klen = 32)
 {
-    size_t cl = clen, kl = 32;
+    size_t cl = clen, kl = klen;
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(peer.libctx, pub,
                                                    peer.propq.c_str());
     if (ctx == nullptr || EVP_PKEY_encapsulate_init(ctx, nullptr) <= 0 ||
-        EVP_PKEY_encapsulate(ctx, c, &cl, K, &kl) <= 0) {
+        EVP_PKEY_encapsulate(ctx, c, &cl, K, &kl) <= 0 || kl != klen) {
         std::fprintf(stderr, "bench_kem: EVP encapsulate failed\n");
         std::abort();
     }
@@ -213,13 +214,13 @@ void evp_encaps(const EvpPeer &peer, EVP_PKEY *pub, uint8_t *c, size_t clen,
 }
 
 void evp_decaps(const EvpPeer &peer, EVP_PKEY *priv, const uint8_t *c,
-                size_t clen, uint8_t K[32])
+                size_t clen, uint8_t *K, size_t klen = 32)
 {
-    size_t kl = 32;
+    size_t kl = klen;
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(peer.libctx, priv,
                                                    peer.propq.c_str());
     if (ctx == nullptr || EVP_PKEY_decapsulate_init(ctx, nullptr) <= 0 ||
-        EVP_PKEY_decapsulate(ctx, K, &kl, c, clen) <= 0) {
+        EVP_PKEY_decapsulate(ctx, K, &kl, c, clen) <= 0 || kl != klen) {
         std::fprintf(stderr, "bench_kem: EVP decapsulate failed\n");
         std::abort();
     }
@@ -355,24 +356,8 @@ void bm_hybrid(benchmark::State &st, EvpPeer peer, int op)
     uint8_t c[hybrid_ct_bytes], K[64], K2[64];
     EVP_PKEY *priv = hybrid_keygen(peer);
     EVP_PKEY *pub = evp_pub_from(peer, "X25519MLKEM768", priv);
-    auto encaps = [&](EVP_PKEY *to) {
-        size_t cl = sizeof(c), kl = sizeof(K);
-        EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(peer.libctx, to,
-                                                       peer.propq.c_str());
-        if (ctx == nullptr || EVP_PKEY_encapsulate_init(ctx, nullptr) <= 0 ||
-            EVP_PKEY_encapsulate(ctx, c, &cl, K, &kl) <= 0 || kl != 64)
-            std::abort();
-        EVP_PKEY_CTX_free(ctx);
-    };
-    auto decaps = [&](EVP_PKEY *with) {
-        size_t kl = sizeof(K2);
-        EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(peer.libctx, with,
-                                                       peer.propq.c_str());
-        if (ctx == nullptr || EVP_PKEY_decapsulate_init(ctx, nullptr) <= 0 ||
-            EVP_PKEY_decapsulate(ctx, K2, &kl, c, sizeof(c)) <= 0 || kl != 64)
-            std::abort();
-        EVP_PKEY_CTX_free(ctx);
-    };
+    auto encaps = [&](EVP_PKEY *to) { evp_encaps(peer, to, c, sizeof(c), K, 64); };
+    auto decaps = [&](EVP_PKEY *with) { evp_decaps(peer, with, c, sizeof(c), K2, 64); };
     encaps(pub);
     switch (op) {
     case H_KEYGEN:
