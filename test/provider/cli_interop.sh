@@ -213,17 +213,17 @@ for who in ours excl; do
         fail "$who: inconsistent seed-priv key accepted"
     fi
     grep -q ':mlkem:.*:seed does not match private key:' rs.tr \
-        || { fail "$who: 3.5's pkey does not show our reason"; cat rs.tr; }
+        || { fail "$who: $PEER's pkey does not show our reason"; cat rs.tr; }
     if $who rp pkey -pubin -in badpub.pem -noout; then
         fail "$who: unreduced ek accepted"
     fi
     expect_trace rp "decode ML-KEM-768 SubjectPublicKeyInfo rejected: encapsulation key not reduced mod q"
 done
 if theirs tp pkey -pubin -in badpub.pem -noout; then
-    fail "3.5 accepted the unreduced ek"
+    fail "$PEER accepted the unreduced ek"
 fi
-grep -q 'unsupported' tp.tr || { fail "3.5's own -pubin message changed:"; cat tp.tr; }
-grep -m1 ':mlkem:' rs.tr | sed 's/^/   3.5 says: /'
+grep -q 'unsupported' tp.tr || { fail "$PEER's own -pubin message changed:"; cat tp.tr; }
+grep -m1 ':mlkem:' rs.tr | sed "s/^/   $PEER says: /"
 
 if [ -n "$EVP" ]; then
     echo "== example on $PEER"
