@@ -21,7 +21,7 @@
 # 3.5 rows run the same binary against 3.5's libssl/libcrypto
 # (LD_LIBRARY_PATH; the 3.x ABI is stable).
 # Two rows load the provider configured "decoders = no" (the TLS-only
-# setting, provider/prov.c): OpenSSL 3.0 walks every provider's decoders on
+# setting, provider/config.c): OpenSSL 3.0 walks every provider's decoders on
 # each certificate it parses, so loading ours costs every handshake
 # something, post-quantum or not; their paired ratio is printed last.
 # Goal: X25519MLKEM768 on 3.0 + mlkem costs at most 15% of X25519-only
@@ -48,7 +48,7 @@ else
     echo "note: OpenSSL 3.5 not found at $o35 (scripts/openssl35.sh): 3.5 rows skipped" >&2
 fi
 
-# The provider configured "decoders = no" (provider/prov.c; the setting for
+# The provider configured "decoders = no" (provider/config.c; the setting for
 # TLS-only deployments), loaded through MLKEM_TLS_CONF (test/tls/tls_common.c)
 # with the configuration the build writes for tls_inproc_nodecoders.
 nodec=$build/test/tls/nodecoders.cnf

@@ -28,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 1; }
 [ -x "$loop" ] || { echo "no $loop: build the tree first" >&2; exit 1; }
 
-# The provider configured "decoders = no" (provider/prov.c), through
+# The provider configured "decoders = no" (provider/config.c), through
 # MLKEM_TLS_CONF (test/tls/tls_common.c), with the configuration the build
 # writes for tls_inproc_nodecoders.
 nodec=$build/test/tls/nodecoders.cnf

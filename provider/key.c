@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * key.c: MLKEM_KEY, the ML-KEM key object shared by kmgmt.c, kem.c and
- * codecs.c, its loaders, and the kernel-error to reason-code mapping.
+ * key.c: MLKEM_KEY, the ML-KEM key object shared by kmgmt.c, kem.c,
+ * encoders.c and decoders.c, its loaders, and the kernel-error to
+ * reason-code mapping.
  *
  * References
  *   [FIPS203] NIST FIPS 203, §7.1 (ML-KEM.KeyGen), §7.2 (encapsulation key

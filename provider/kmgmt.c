@@ -45,9 +45,7 @@ static OSSL_FUNC_keymgmt_gen_set_params_fn mlkem_km_gen_set_params;
 static OSSL_FUNC_keymgmt_gen_settable_params_fn mlkem_km_gen_settable_params;
 static OSSL_FUNC_keymgmt_gen_fn mlkem_km_gen;
 static OSSL_FUNC_keymgmt_gen_cleanup_fn mlkem_km_gen_cleanup;
-static OSSL_FUNC_keymgmt_import_fn mlkem_km_import;
 static OSSL_FUNC_keymgmt_import_types_fn mlkem_km_import_types;
-static OSSL_FUNC_keymgmt_export_fn mlkem_km_export;
 static OSSL_FUNC_keymgmt_export_types_fn mlkem_km_export_types;
 
 typedef struct {
@@ -373,7 +371,7 @@ static void mlkem_km_gen_cleanup(void *vg)
     OPENSSL_free(g);
 }
 
-/* ---- load: an object reference from our decoders (codecs.c) ----------------
+/* ---- load: an object reference from our decoders (decoders.c) -------------
  * The key is built and checked now (mlkem_prov_key_from_decoded), so that a
  * refused key fails the load with its reason; a key of another parameter
  * set is refused. */
@@ -416,7 +414,7 @@ static const OSSL_PARAM *mlkem_km_export_types(int selection)
     return key_types(selection);
 }
 
-static int mlkem_km_import(void *vkey, int selection, const OSSL_PARAM params[])
+int mlkem_prov_kmgmt_import(void *vkey, int selection, const OSSL_PARAM params[])
 {
     MLKEM_KEY *k = vkey;
     const OSSL_PARAM *pp, *ps, *pk;
@@ -467,7 +465,7 @@ static int mlkem_km_import(void *vkey, int selection, const OSSL_PARAM params[])
     return 0;
 }
 
-static int mlkem_km_export(void *vkey, int selection, OSSL_CALLBACK *cb,
+int mlkem_prov_kmgmt_export(void *vkey, int selection, OSSL_CALLBACK *cb,
                            void *cbarg)
 {
     MLKEM_KEY *k = vkey;
@@ -556,10 +554,12 @@ end:
         { OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))mlkem_km_gen },               \
         { OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))mlkem_km_gen_cleanup }, \
         { OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))mlkem_##bits##_load },       \
-        { OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))mlkem_km_import },         \
+        { OSSL_FUNC_KEYMGMT_IMPORT,                                            \
+          (void (*)(void))mlkem_prov_kmgmt_import },                           \
         { OSSL_FUNC_KEYMGMT_IMPORT_TYPES,                                      \
           (void (*)(void))mlkem_km_import_types },                             \
-        { OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))mlkem_km_export },         \
+        { OSSL_FUNC_KEYMGMT_EXPORT,                                            \
+          (void (*)(void))mlkem_prov_kmgmt_export },                           \
         { OSSL_FUNC_KEYMGMT_EXPORT_TYPES,                                      \
           (void (*)(void))mlkem_km_export_types },                             \
         { 0, NULL }                                                            \

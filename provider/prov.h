@@ -3,18 +3,26 @@
  * prov.h: what the provider's files share: the provider context, the ML-KEM
  * key object, reason codes, and the dispatch tables each file contributes.
  *
- * Files (one concern each, OpenSSL provider style):
+ * Files (one job each, OpenSSL provider style):
  *   prov.c          OSSL_provider_init, get_params, query_operation, the
- *                   OSSL_ALGORITHM and parameter-set tables, errors and
- *                   reason strings, OID creation, OSSL_PARAM helpers
+ *                   OSSL_ALGORITHM and parameter-set tables, OID creation
+ *   errors.c        mlkem_prov_err: the error library number and reason
+ *                   strings (the reasons: reasons.h); mlkem_prov_trace
+ *   config.c        the configuration section (and unknown keys in it)
+ *   child.c         the instance's child library context
+ *   params.c        OSSL_PARAM helpers with our reasons
  *   key.c           MLKEM_KEY: the key object shared by kmgmt, kem, codecs
  *   rand.c          randomness: the private DRBG through a per-thread cache
  *   kmgmt.c         ML-KEM key management (3 variants via one macro)
  *   kem.c           ML-KEM encapsulate / decapsulate
- *   codecs.c        SPKI / PKCS#8 DER+PEM encoders and decoders, text
+ *   encoders.c      SPKI / PKCS#8 / encrypted PKCS#8 DER+PEM, and text
+ *   decoders.c      DER SPKI / PKCS#8 to a decoded object, and its key
+ *   codecs_der.c    the ML-KEM DER layouts both read and write (no EVP)
  *   hybrid_kmgmt.c  X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024,
- *                   X448MLKEM1024
+ *                   X448MLKEM1024 key management
  *   hybrid_kem.c    their KEM
+ *   hybrid_ec.c     their classical halves, through the default provider
+ *                   (X25519 public keys: curve25519/)
  *   capabilities.c  TLS-GROUP capability
  */
 #ifndef MLKEM_PROVIDER_PROV_H
@@ -25,6 +33,7 @@
 #include <openssl/types.h>
 
 #include "kem/mlkem.h"
+#include "provider/reasons.h"
 
 /* ---- Provider context ----------------------------------------------------- */
 
@@ -41,22 +50,25 @@ typedef enum {
 
 typedef struct mlkem_prov_ctx {
     const OSSL_CORE_HANDLE *handle; /* this instance's, for its errors */
-    /* The core's error upcalls (prov.c's mlkem_prov_err). */
+    /* The core's error upcalls (errors.c's mlkem_prov_err). */
     OSSL_FUNC_core_new_error_fn *core_new_error;
     OSSL_FUNC_core_set_error_debug_fn *core_set_error_debug;
     OSSL_FUNC_core_vset_error_fn *core_vset_error;
-    int err_lib;              /* mlkem's error library number (prov.c) */
+    int err_lib;              /* mlkem's error library number (errors.c) */
     OSSL_LIB_CTX *libctx;     /* the provider's own library context (a child
                                  of the core's, without a mirror of this
                                  instance), for fetching X25519/ECDH */
-    /* The child library context's provider callbacks, which prov.c's
-     * filter forwards for every provider of the core's context but this
-     * instance (prov.c, "Child library context"). */
-    int (*child_create_cb)(const OSSL_CORE_HANDLE *prov, void *cbdata);
-    int (*child_remove_cb)(const OSSL_CORE_HANDLE *prov, void *cbdata);
-    int (*child_global_props_cb)(const char *props, void *cbdata);
-    void *child_cbdata;
-    OSSL_FUNC_provider_register_child_cb_fn *core_register_child_cb;
+    /* child.c's filter: the child library context's provider callbacks,
+     * forwarded for every provider of the core's context but this
+     * instance, and the core's register_child_cb. */
+    struct {
+        int (*create_cb)(const OSSL_CORE_HANDLE *prov, void *cbdata);
+        int (*remove_cb)(const OSSL_CORE_HANDLE *prov, void *cbdata);
+        int (*global_props_cb)(const char *props, void *cbdata);
+        void *cbdata;
+        OSSL_FUNC_provider_register_child_cb_fn *core_register;
+        struct mlkem_prov_ctx *next; /* child.c's list, during init only */
+    } child;
     uint64_t rand_id;         /* tags this instance's bytes in rand.c's
                                  per-thread cache; unique, never 0 */
     unsigned long ossl_version; /* running OpenSSL, 0xMNN00PP0L-style:
@@ -92,7 +104,8 @@ typedef struct mlkem_prov_ctx {
  * OID), so code and configuration written for 3.5 work unchanged on 3.0.
  * The OSSL_ALGORITHM tables need them as string constants, hence macros;
  * MLKEM_PROV_SETS(X) expands X(bits, variant) once per set for the files
- * that declare per-set functions and tables (kmgmt.c, codecs.c, prov.c).
+ * that declare per-set functions and tables (kmgmt.c, encoders.c,
+ * decoders.c, prov.c).
  * Sizes and security levels are the kernel's: mlkem_params_get(variant). */
 #define MLKEM_PROV_OID_512 "2.16.840.1.101.3.4.4.1"  /* [FIPS203] NIST CSOR */
 #define MLKEM_PROV_OID_768 "2.16.840.1.101.3.4.4.2"
@@ -111,7 +124,6 @@ typedef struct {
     const char *names;            /* MLKEM_PROV_NAMES(bits) */
     const char *oid;              /* dotted */
     const char *oid_sn;           /* "id-alg-ml-kem-768" */
-    const OSSL_DISPATCH *keymgmt; /* mlkem_<bits>_keymgmt_functions */
 } mlkem_prov_set;
 
 /* The row of a parameter set (never NULL for the kernel's three sets). */
@@ -158,51 +170,29 @@ int mlkem_prov_rand(void *provctx, uint8_t *buf, size_t len);
 /* A new instance's rand_id (rand.c). */
 uint64_t mlkem_prov_rand_new_id(void);
 
-/* ---- OSSL_PARAM helpers (prov.c) --------------------------------------------
+/* ---- OSSL_PARAM helpers (params.c) ------------------------------------------
  * The rules of libcrypto's OSSL_PARAM_get_octet_string_ptr (an octet string
  * or an octet pointer) / OSSL_PARAM_set_octet_string / OSSL_PARAM_set_int,
  * with the failure reported as ours: a wrong type is MLKEM_R_BAD_PARAMETER,
  * a short output buffer MLKEM_R_OUTPUT_TOO_SMALL, and nothing of
  * libcrypto's is left on the queue. A NULL data pointer in an output
- * parameter is a size query (return_size is set). prov.c says why they do
- * not simply call libcrypto. */
+ * parameter is a size query (return_size is set). params.c says when they
+ * call libcrypto. */
 int mlkem_prov_get_octets(const MLKEM_PROV_CTX *ctx, const OSSL_PARAM *p,
                           const void **data, size_t *len);
 int mlkem_prov_set_octets(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p,
                           const void *data, size_t len);
 int mlkem_prov_set_int(const MLKEM_PROV_CTX *ctx, OSSL_PARAM *p, int v);
 
-/* ---- Reason codes (their strings: prov.c) --------------------------------- */
+/* ---- Reason codes (reasons.h lists them; errors.c serves the strings) ---- */
 
-#define MLKEM_R_EK_NOT_REDUCED        101 /* "encapsulation key not reduced mod q" */
-#define MLKEM_R_DK_HASH_MISMATCH      102 /* "decapsulation key hash check failed" */
-#define MLKEM_R_DK_NOT_REDUCED        103 /* "decapsulation key not reduced mod q" */
-#define MLKEM_R_BAD_KEY_LENGTH        104 /* "invalid key length" */
-#define MLKEM_R_BAD_CIPHERTEXT_LENGTH 105 /* "invalid ciphertext length" */
-#define MLKEM_R_BAD_SEED_LENGTH       106 /* "invalid seed length" */
-#define MLKEM_R_SEED_KEY_MISMATCH     107 /* "seed does not match private key" */
-#define MLKEM_R_PCT_FAILED            108 /* "pairwise consistency test failed" */
-#define MLKEM_R_MISSING_KEY           109 /* "missing key" */
-#define MLKEM_R_KEY_NOT_EMPTY         110 /* "key already set" */
-#define MLKEM_R_BAD_IKME_LENGTH       111 /* "invalid ikme length" */
-#define MLKEM_R_OUTPUT_TOO_SMALL      112 /* "output buffer too small" */
-#define MLKEM_R_RANDOM_FAILED         113 /* "random generation failed" */
-#define MLKEM_R_BAD_ENCODING          114 /* "invalid key encoding" */
-#define MLKEM_R_WRONG_ALGORITHM       115 /* "wrong algorithm identifier" */
-#define MLKEM_R_BAD_FORMAT_NAME       116 /* "unknown key format name" */
-#define MLKEM_R_BAD_PARAMETER         117 /* "invalid parameter" */
-#define MLKEM_R_BAD_POINT             118 /* "invalid elliptic curve point" */
-#define MLKEM_R_ZERO_SHARED_SECRET    119 /* "all-zero X25519 or X448 shared secret" */
-#define MLKEM_R_CLASSICAL_FAILED      120 /* "classical key exchange failed" */
-#define MLKEM_R_WRONG_KEY_TYPE        121 /* "key of the wrong type" */
-#define MLKEM_R_OBJ_CREATE_FAILED     122 /* "cannot create object identifier" */
-#define MLKEM_R_KEY_MISMATCH          123 /* "public key does not match private key" */
-#define MLKEM_R_ALLOC_FAILED          124 /* "memory allocation failed" (OpenSSL
-                                             3.0's allocator raises nothing) */
+#define MLKEM_REASON_ENUM(name, number, text) MLKEM_R_##name = (number),
+enum { MLKEM_REASONS(MLKEM_REASON_ENUM) };
+#undef MLKEM_REASON_ENUM
 
 /* ERR_raise for this provider: raise `reason` (MLKEM_R_*) through the core's
  * error upcalls of the instance ctx, the provider context every operation
- * has (prov.c explains the library number). fmt (printf style, may be NULL)
+ * has (errors.c explains the library number). fmt (printf style, may be NULL)
  * adds the error's data text. ctx may be NULL only where no instance can be
  * known; the error is then raised through libcrypto directly. */
 void mlkem_prov_err(const MLKEM_PROV_CTX *ctx, const char *file, int line,
@@ -222,6 +212,37 @@ const char *mlkem_prov_reason_string(int reason);
 #define MLKEM_RAISE_DATA(ctx, reason, ...)                                     \
     mlkem_prov_err((ctx), OPENSSL_FILE, OPENSSL_LINE, OPENSSL_FUNC, (reason),  \
                    __VA_ARGS__)
+/* The process's error library number and strings, set up on the first
+ * call (errors.c): 1 with *lib set (0 when no number could be taken), 0
+ * when the one-time setup could not run. */
+int mlkem_prov_err_init(int *lib);
+/* The core's get_reason_strings, for an instance with err_lib 0. */
+OSSL_FUNC_provider_get_reason_strings_fn mlkem_prov_get_reason_strings;
+/* With MLKEM_TRACE set (non-empty), one line on stderr: "mlkem: <fmt>".
+ * The provider's only diagnostic output; never key material. */
+void mlkem_prov_trace(const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* ---- Init's helpers: configuration (config.c), child context (child.c) --- */
+
+/* Read the instance's configuration section into ctx (defaults first; a
+ * bad value is recorded in ctx->config_error, never fatal). get_params may
+ * be NULL (no configuration). */
+void mlkem_prov_config_read(MLKEM_PROV_CTX *ctx,
+                            OSSL_FUNC_core_get_params_fn *get_params,
+                            const OSSL_CORE_HANDLE *handle);
+/* Why a format list (ctx->output_formats or ctx->input_formats) enables no
+ * format: the configuration problem's text when a bad value emptied it,
+ * NULL when it is not empty or was not made so by a bad value. */
+const char *mlkem_prov_config_formats_problem(const MLKEM_PROV_CTX *ctx,
+                                              const int *list);
+/* The instance's child library context, without a mirror of the instance
+ * itself; NULL on failure. in: the core's dispatch table given to init. */
+OSSL_LIB_CTX *mlkem_prov_child_ctx_new(MLKEM_PROV_CTX *ctx,
+                                       const OSSL_DISPATCH *in);
 
 /* ---- Dispatch tables each file contributes (prov.c lists them) ------------ */
 
@@ -230,12 +251,17 @@ extern const OSSL_DISPATCH mlkem_512_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_768_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_1024_keymgmt_functions[];
 extern const OSSL_DISPATCH mlkem_kem_functions[];
+/* kmgmt.c's import and export of an MLKEM_KEY, the same for every set: for
+ * the encoders (a key another provider holds reaches them as parameters)
+ * and the decoders (a decoded key handed to another provider). */
+OSSL_FUNC_keymgmt_import_fn mlkem_prov_kmgmt_import;
+OSSL_FUNC_keymgmt_export_fn mlkem_prov_kmgmt_export;
 
-/* codecs.c: encoders and decoders per variant and structure (names below
- * are what prov.c's tables reference; codecs.c documents each). A decoder's
- * object reference becomes a key (checked, its reason raised otherwise)
- * through mlkem_prov_key_from_decoded; want: the set the caller serves, or
- * NULL for any. */
+/* encoders.c, decoders.c: the encoders and decoders of every set and
+ * structure, as prov.c's query_operation serves them. A decoder's object
+ * reference becomes a key (checked, its reason raised otherwise) through
+ * mlkem_prov_key_from_decoded (decoders.c), for kmgmt.c's load; want: the
+ * set the caller serves, or NULL for any. */
 MLKEM_KEY *mlkem_prov_key_from_decoded(const void *ref, size_t ref_sz,
                                        const mlkem_params *want);
 extern const OSSL_ALGORITHM mlkem_prov_encoders[];

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # test/provider/codecs.cmake: tests of the key encoders and decoders
-# (provider/codecs.c, provider/codecs_der.c), the CLI interop scripts, and
+# (provider/encoders.c, decoders.c, codecs_der.c), the CLI interop scripts, and
 # the example program. Included by test/provider/CMakeLists.txt.
 #
 #   provider_codecs_der   unit test of the DER writer/reader (no provider)

@@ -16,6 +16,7 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
+#include "provider/reasons.h"
 #include "test/common/test_util.h"
 
 #define EVP_TEST_PROPQ "provider=mlkem"
@@ -31,20 +32,19 @@ typedef struct {
 extern const evp_variant evp_variants[3];
 const evp_variant *evp_variant_by_name(const char *name);
 
-/* Expected reason strings (the provider's table; checked verbatim). */
-#define R_EK_NOT_REDUCED "encapsulation key not reduced mod q"
-#define R_DK_HASH "decapsulation key hash check failed"
-#define R_KEY_LENGTH "invalid key length"
-#define R_CT_LENGTH "invalid ciphertext length"
-#define R_SEED_LENGTH "invalid seed length"
-#define R_SEED_MISMATCH "seed does not match private key"
-#define R_PCT "pairwise consistency test failed"
-#define R_MISSING_KEY "missing key"
-#define R_KEY_NOT_EMPTY "key already set"
-#define R_IKME_LENGTH "invalid ikme length"
-#define R_OUTPUT_TOO_SMALL "output buffer too small"
-#define R_BAD_PARAMETER "invalid parameter"
-#define R_KEY_MISMATCH "public key does not match private key"
+/* Expected reason strings, checked verbatim: R_<name> is the text of the
+ * provider's MLKEM_R_<name> (provider/reasons.h, the one list). */
+#define EVP_REASON_TEXT(name, number, text) static const char R_##name[] = text;
+MLKEM_REASONS(EVP_REASON_TEXT)
+#undef EVP_REASON_TEXT
+/* The shorter names the tests use. */
+#define R_DK_HASH R_DK_HASH_MISMATCH
+#define R_KEY_LENGTH R_BAD_KEY_LENGTH
+#define R_CT_LENGTH R_BAD_CIPHERTEXT_LENGTH
+#define R_SEED_LENGTH R_BAD_SEED_LENGTH
+#define R_SEED_MISMATCH R_SEED_KEY_MISMATCH
+#define R_PCT R_PCT_FAILED
+#define R_IKME_LENGTH R_BAD_IKME_LENGTH
 
 /* ---- The test environment -------------------------------------------------- */
 

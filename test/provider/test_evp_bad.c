@@ -278,7 +278,7 @@ static void bad_keys(evp_env *e, const evp_variant *v, EVP_PKEY *k,
 }
 
 /* The forms libcrypto's own OSSL_PARAM getters and setters accept, which
- * the provider's helpers (prov.c) handle without calling them: an octet
+ * the provider's helpers (params.c) handle without calling them: an octet
  * pointer for an octet string, a size query (NULL data), integers of other
  * widths than int, and the exact-size output buffer. */
 static void good_param_forms(evp_env *e, const evp_variant *v, EVP_PKEY *k,

@@ -6,7 +6,7 @@
  *   retain_seed = no             the same key without the "ml-kem." prefix
  *   ml-kem.prefer_seed = no      seed + dk import loads dk alone (PCT)
  *   ml-kem.output_formats = ...  valid lists load; seed-only / priv-only
- *                                decide the PKCS#8 size (codecs.c)
+ *                                decide the PKCS#8 size (encoders.c)
  *   bad values                   the provider still loads (a failing init is
  *                                silently dropped by OpenSSL's config code),
  *                                reports the value in its "config-error"
@@ -108,7 +108,7 @@ static const char *config_error(evp_env *e)
     return buf;
 }
 
-/* DER PKCS#8 of a private key (codecs.c); its length, or -1. */
+/* DER PKCS#8 of a private key (encoders.c); its length, or -1. */
 static int pkcs8_len(EVP_PKEY *k, unsigned char **der)
 {
     *der = NULL;

@@ -44,15 +44,9 @@
 #include <openssl/rand.h>
 
 #include "kem/mlkem.h"
+#include "provider/prov.h" /* MLKEM_R_* reason codes */
 #include "test/common/test_util.h"
 #include "test/tls/tls_common.h"
-
-#define MLKEM_R_EK_NOT_REDUCED 101 /* prov.h reason codes */
-#define MLKEM_R_BAD_KEY_LENGTH 104
-#define MLKEM_R_BAD_CIPHERTEXT_LENGTH 105
-#define MLKEM_R_KEY_NOT_EMPTY 110
-#define MLKEM_R_BAD_POINT 118
-#define MLKEM_R_ZERO_SHARED_SECRET 119
 
 typedef struct {
     const char *name, *ec_alg, *ec_group;
