@@ -4,9 +4,9 @@
  * EVP glue over the default provider (fetched in the provider's child
  * library context): key generation, validation of an untrusted share, and
  * ECDH / X25519 / X448. The one piece of curve arithmetic of our own is the
- * X25519 public key (x25519.c): an X25519 key pair is our random scalar
- * and the comb's public key, handed to the default provider whole by
- * fromdata, so that everything after key generation (ECDH, the key's
+ * X25519 public key (curve25519/x25519.c): an X25519 key pair is our
+ * random scalar and the comb's public key, handed to the default provider
+ * whole by fromdata, so that everything after key generation (ECDH, the key's
  * lifetime and wiping) is the default provider's as for the other groups.
  *
  * References
@@ -29,7 +29,7 @@
 
 #include "provider/hybrid.h"
 #include "provider/prov.h"
-#include "provider/x25519.h"
+#include "curve25519/x25519.h"
 
 /* ---- The hybrids ([HYB] §4, [OSSL35]; sizes from FIPS 203 Table 3, SEC1,
  * RFC 7748) ---- */
@@ -195,10 +195,9 @@ static EVP_PKEY *ec_keygen(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl)
 #ifdef MLKEM_X25519_NATIVE
 /* X25519 [RFC7748 §6.1]: a 32-byte private key from the provider's RBG (as
  * the default provider draws it, from the library context's private
- * DRBG), its public key from x25519.c, both given to the default
- * provider's key management; OpenSSL's ecx_key_fromdata (3.0 to 4.0) takes
- * a public key that comes with the private one as it is. -1 when x25519.c
- * could not set up its table (the caller then generates by EVP), 0 on
+ * DRBG), its public key from curve25519/x25519.c, both given to the
+ * default provider's key management; OpenSSL's ecx_key_fromdata (3.0 to
+ * 4.0) takes a public key that comes with the private one as it is. 0 on
  * error (raised), 1 with *out and pub set. */
 static int x25519_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
                            EVP_PKEY **out, uint8_t *pub)
@@ -211,10 +210,7 @@ static int x25519_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
         MLKEM_RAISE(k->provctx, MLKEM_R_RANDOM_FAILED);
         return 0;
     }
-    if (!mlkem_x25519_public(pub, sk)) {
-        ret = -1;
-        goto end;
-    }
+    mlkem_x25519_public(pub, sk);
     params[0] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, sk,
                                                   sizeof(sk));
     params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, pub,
@@ -242,12 +238,8 @@ int mlkem_hybrid_ec_generate(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl,
     size_t len = 0;
 
 #ifdef MLKEM_X25519_NATIVE
-    if (info == &mlkem_hybrid_x25519mlkem768) {
-        int r = x25519_generate(k, tmpl, out, pub);
-
-        if (r >= 0)
-            return r;
-    }
+    if (info == &mlkem_hybrid_x25519mlkem768)
+        return x25519_generate(k, tmpl, out, pub);
 #endif
     /* The default encoding is the SEC1 uncompressed point for EC keys. */
     if ((pkey = ec_keygen(k, tmpl)) == NULL

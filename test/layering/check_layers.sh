@@ -7,7 +7,11 @@
 #   kem/      common/, keccak/, kem/
 #   arch/     anything of the kernel (it implements keccak/'s and kem/'s
 #             slots); never provider/
-#   provider/ kem/mlkem.h, common/, provider/ (the hybrids use EVP)
+#   curve25519/ common/, curve25519/, and no OpenSSL header: it is curve
+#             arithmetic in portable C (the X25519 public keys of the TLS
+#             hybrid), a library of its own
+#   provider/ kem/mlkem.h, curve25519/x25519.h, common/, provider/ (the
+#             hybrids use EVP)
 # and, anywhere in the tree:
 #   - no file includes a .c file (shared code is a header template);
 #   - intrinsics headers (*intrin.h, arm_neon.h, arm_acle.h, ...) and ISA
@@ -52,7 +56,16 @@ check_tree() {
     check_dir "$root" keccak '^(common|keccak)/'
     check_dir "$root" kem '^(common|keccak|kem)/'
     check_dir "$root" arch '^(common|keccak|kem|arch)/'
-    check_dir "$root" provider '^(common/|provider/|kem/mlkem\.h$)'
+    check_dir "$root" curve25519 '^(common|curve25519)/'
+    check_dir "$root" provider '^(common/|provider/|kem/mlkem\.h$|curve25519/x25519\.h$)'
+
+    # curve25519/ uses the C library only: no <openssl/...> include.
+    if [[ -d $root/curve25519 ]]; then
+        while IFS= read -r hit; do
+            report "${hit#"$root"/}: curve25519/ may not include OpenSSL"
+        done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<openssl/' \
+            --include='*.c' --include='*.h' "$root/curve25519" 2>/dev/null)
+    fi
 
     # No #include of a .c file, anywhere.
     while IFS= read -r hit; do
@@ -94,7 +107,9 @@ selftest() {
     mk arch/dispatch.c '#include "kem/poly_kernels.h"'
     mk arch/avx2/p.c '#include <immintrin.h>'
     mk arch/avx2/CMakeLists.txt 'set_source_files_properties(p.c PROPERTIES COMPILE_OPTIONS "-mavx2")'
+    mk curve25519/x25519.c '#include "common/ct.h"'
     mk provider/prov.c '#include "kem/mlkem.h"'
+    mk provider/hybrid_ec.c '#include "curve25519/x25519.h"'
     if ! check_tree "$t" >/dev/null; then
         echo "selftest: a clean tree was rejected"
         fails=$((fails + 1))
@@ -108,6 +123,10 @@ selftest() {
         'kem/bad2.c|#include "provider/prov.h"'
         'common/bad.h|#include "kem/mlkem.h"'
         'provider/bad.c|#include "kem/poly.h"'
+        'provider/bad2.c|#include "curve25519/fe25519.h"'
+        'curve25519/bad.c|#include "provider/prov.h"'
+        'curve25519/bad2.c|#include "kem/mlkem.h"'
+        'curve25519/bad3.c|#include <openssl/crypto.h>'
         'test/bad.c|#include "kem/ntt.c"'
         'arch/bad.c|#include <immintrin.h>'
         'kem/bad3.c|#include <arm_neon.h>'
@@ -138,7 +157,7 @@ case "${1:-}" in
         check_tree "$1"
         rc=$?
         if [[ $rc -eq 0 ]]; then
-            echo "layering: ok (common <- keccak <- kem <- arch; provider on kem/mlkem.h)"
+            echo "layering: ok (common <- keccak <- kem <- arch; common <- curve25519; provider on kem/mlkem.h and curve25519/x25519.h)"
         else
             echo "layering: $violations violation(s)"
         fi

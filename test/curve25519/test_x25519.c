@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_x25519.c: provider/x25519.c, the hybrid's X25519 public keys.
+ * test_x25519.c: curve25519/x25519.c, the hybrid's X25519 public keys.
  *
  *   rfc7748   the public keys of [RFC7748] §6.1 (Alice's and Bob's);
  *   edge      scalars whose every radix-16 digit is 0, 8 or 15 (the signed
@@ -19,7 +19,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include "provider/x25519.h"
+#include "curve25519/x25519.h"
 #include "test/common/test_util.h"
 
 static int failures;
@@ -56,10 +56,7 @@ static int check(const char *what, const uint8_t *got, const uint8_t *want,
 
 static void ours(uint8_t out[32], const uint8_t k[32])
 {
-    if (!mlkem_x25519_public(out, k)) {
-        fprintf(stderr, "FAIL mlkem_x25519_public returned 0\n");
-        exit(1);
-    }
+    mlkem_x25519_public(out, k);
 }
 
 /* libcrypto's X25519 through EVP: the public key of k. */
