@@ -484,7 +484,7 @@ void bm_x25519_public(benchmark::State &st, bool ours)
             k[0]++;
         });
     }
-    st.SetLabel(ours ? "provider/x25519.c" : "libcrypto");
+    st.SetLabel(ours ? "curve25519/x25519.c" : "libcrypto");
 }
 #endif
 
