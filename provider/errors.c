@@ -25,7 +25,7 @@
  * and keeps only its low 8 bits in an error code (ERR_PACK). Loading
  * "mlkem" and "default" into a library context takes 3 numbers (the two
  * providers and default's mirror in our child library context, which has
- * no mirror of mlkem itself: child_ctx_new), so after about 85 loads the
+ * no mirror of mlkem itself: child.c), so after about 85 loads the
  * packed values repeat (4 numbers and 64 loads with the self-mirror). Had each object served its own
  * reason strings (OSSL_FUNC_PROVIDER_GET_REASON_STRINGS), unloading any
  * short-lived object whose number aliases a long-lived one would delete
