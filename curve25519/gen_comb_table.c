@@ -18,6 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve25519/x25519.h"
+
+#ifndef MLKEM_X25519_NATIVE
+/* No 128-bit integers: x25519.c is not built, nor is its table. */
+int main(void)
+{
+    fputs("gen_comb_table: no 128-bit integer type on this target\n", stderr);
+    return 77;
+}
+#else
+
 #include "curve25519/fe25519.h"
 #include "curve25519/ge25519.h"
 
@@ -219,3 +230,5 @@ end:
     fclose(f);
     return rc;
 }
+
+#endif /* MLKEM_X25519_NATIVE */
