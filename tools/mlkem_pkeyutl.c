@@ -286,17 +286,32 @@ static char *get_pass(const char *arg)
 }
 
 /*
- * The pass phrase UI: the -passin phrase when there is one, else OpenSSL's
- * own console prompt (no terminal: the read fails, as with openssl).
+ * The pass phrase UI, as openssl's apps: the -passin phrase when there is
+ * one, else OpenSSL's own console prompt, "Enter pass phrase for URI:" (no
+ * terminal: the prompt goes to stderr and the read fails, as with openssl).
  */
+struct ui_data {
+    const char *pass;
+    const char *uri;
+};
+
 static int ui_read(UI *ui, UI_STRING *uis)
 {
-    const char *pass = UI_get0_user_data(ui);
+    const struct ui_data *d = UI_get0_user_data(ui);
     int type = UI_get_string_type(uis);
 
-    if (pass != NULL && (type == UIT_PROMPT || type == UIT_VERIFY))
-        return UI_set_result(ui, uis, pass) >= 0;
+    if (d != NULL && d->pass != NULL && (type == UIT_PROMPT || type == UIT_VERIFY))
+        return UI_set_result(ui, uis, d->pass) >= 0;
     return UI_method_get_reader(UI_OpenSSL())(ui, uis);
+}
+
+static char *ui_prompt(UI *ui, const char *desc, const char *object)
+{
+    const struct ui_data *d = UI_get0_user_data(ui);
+
+    if (object == NULL && d != NULL)
+        object = d->uri;
+    return UI_construct_prompt(NULL, desc != NULL ? desc : "pass phrase", object);
 }
 
 static UI_METHOD *make_ui(void)
@@ -308,7 +323,8 @@ static UI_METHOD *make_ui(void)
         || UI_method_set_writer(m, UI_method_get_writer(base)) != 0
         || UI_method_set_flusher(m, UI_method_get_flusher(base)) != 0
         || UI_method_set_closer(m, UI_method_get_closer(base)) != 0
-        || UI_method_set_reader(m, ui_read) != 0) {
+        || UI_method_set_reader(m, ui_read) != 0
+        || UI_method_set_prompt_constructor(m, ui_prompt) != 0) {
         UI_destroy_method(m);
         return NULL;
     }
@@ -327,6 +343,7 @@ static EVP_PKEY *store_load(const char *uri, int fmt, const char *pass,
 {
     OSSL_STORE_CTX *ctx = NULL;
     UI_METHOD *ui = make_ui();
+    struct ui_data uidata = { pass, uri };
     EVP_PKEY *pkey = NULL;
     OSSL_PARAM params[2], *p = NULL;
     const char *failed = NULL, *what = want_pub ? "public key" : "private key";
@@ -339,7 +356,7 @@ static EVP_PKEY *store_load(const char *uri, int fmt, const char *pass,
         p = params;
     }
     if (ui != NULL)
-        ctx = OSSL_STORE_open_ex(uri, NULL, propq, ui, (void *)pass, p, NULL, NULL);
+        ctx = OSSL_STORE_open_ex(uri, NULL, propq, ui, &uidata, p, NULL, NULL);
     if (ctx == NULL) {
         failed = "Could not open file or uri for loading";
     } else if (!OSSL_STORE_expect(ctx, want_pub ? OSSL_STORE_INFO_PUBKEY
