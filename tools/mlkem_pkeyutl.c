@@ -264,9 +264,9 @@ static char *get_pass(const char *arg)
         }
     } else {
         const char *colon = strchr(arg, ':');
-        if (colon == NULL || colon - arg > 5)
+        if (colon == NULL || colon - arg > 4) /* 4: openssl's longest, "file" */
             fprintf(stderr, "Invalid password argument, missing ':' within the "
-                    "first %d chars\n", 6);
+                    "first %d chars\n", 5);
         else
             fprintf(stderr, "Invalid password argument, starting with \"%.*s\"\n",
                     (int)(colon - arg + 1), arg);
@@ -293,16 +293,64 @@ static char *get_pass(const char *arg)
 struct ui_data {
     const char *pass;
     const char *uri;
+    /* OpenSSL 3.0's store asks once per decoder it tries (3.5 once): the
+     * first answer is reused, a failed read is not asked again. */
+    char answer[PASS_MAX];
+    int answered, failed;
 };
+
+static int ui_open(UI *ui)
+{
+    const struct ui_data *d = UI_get0_user_data(ui);
+
+    if (d != NULL && (d->failed || d->answered || d->pass != NULL))
+        return 1; /* no console needed */
+    return UI_method_get_opener(UI_OpenSSL())(ui);
+}
+
+static int ui_write(UI *ui, UI_STRING *uis)
+{
+    const struct ui_data *d = UI_get0_user_data(ui);
+
+    if (d != NULL && (d->failed || d->answered || d->pass != NULL))
+        return 1; /* no prompt */
+    return UI_method_get_writer(UI_OpenSSL())(ui, uis);
+}
+
+static int ui_close(UI *ui)
+{
+    const struct ui_data *d = UI_get0_user_data(ui);
+
+    if (d != NULL && (d->failed || d->answered || d->pass != NULL))
+        return 1;
+    return UI_method_get_closer(UI_OpenSSL())(ui);
+}
 
 static int ui_read(UI *ui, UI_STRING *uis)
 {
-    const struct ui_data *d = UI_get0_user_data(ui);
-    int type = UI_get_string_type(uis);
+    struct ui_data *d = UI_get0_user_data(ui);
+    int type = UI_get_string_type(uis), rv;
+    const char *r;
 
-    if (d != NULL && d->pass != NULL && (type == UIT_PROMPT || type == UIT_VERIFY))
+    if (d == NULL)
+        return UI_method_get_reader(UI_OpenSSL())(ui, uis);
+    if (type != UIT_PROMPT && type != UIT_VERIFY) /* no console if not opened */
+        return d->failed || d->answered || d->pass != NULL
+                   ? 1 : UI_method_get_reader(UI_OpenSSL())(ui, uis);
+    if (d->pass != NULL)
         return UI_set_result(ui, uis, d->pass) >= 0;
-    return UI_method_get_reader(UI_OpenSSL())(ui, uis);
+    if (d->answered)
+        return UI_set_result(ui, uis, d->answer) >= 0;
+    if (d->failed)
+        return 0;
+    rv = UI_method_get_reader(UI_OpenSSL())(ui, uis);
+    if (rv > 0 && (r = UI_get0_result_string(uis)) != NULL && strlen(r) < sizeof(d->answer)) {
+        strcpy(d->answer, r);
+        d->answered = 1;
+    } else if (rv <= 0) {
+        d->failed = 1;
+    }
+    return rv;
 }
 
 static char *ui_prompt(UI *ui, const char *desc, const char *object)
@@ -319,10 +367,10 @@ static UI_METHOD *make_ui(void)
     const UI_METHOD *base = UI_OpenSSL();
     UI_METHOD *m = UI_create_method("mlkem-pkeyutl pass phrase");
 
-    if (m == NULL || UI_method_set_opener(m, UI_method_get_opener(base)) != 0
-        || UI_method_set_writer(m, UI_method_get_writer(base)) != 0
+    if (m == NULL || UI_method_set_opener(m, ui_open) != 0
+        || UI_method_set_writer(m, ui_write) != 0
         || UI_method_set_flusher(m, UI_method_get_flusher(base)) != 0
-        || UI_method_set_closer(m, UI_method_get_closer(base)) != 0
+        || UI_method_set_closer(m, ui_close) != 0
         || UI_method_set_reader(m, ui_read) != 0
         || UI_method_set_prompt_constructor(m, ui_prompt) != 0) {
         UI_destroy_method(m);
@@ -343,11 +391,14 @@ static EVP_PKEY *store_load(const char *uri, int fmt, const char *pass,
 {
     OSSL_STORE_CTX *ctx = NULL;
     UI_METHOD *ui = make_ui();
-    struct ui_data uidata = { pass, uri };
+    struct ui_data uidata;
     EVP_PKEY *pkey = NULL;
     OSSL_PARAM params[2], *p = NULL;
     const char *failed = NULL, *what = want_pub ? "public key" : "private key";
 
+    memset(&uidata, 0, sizeof(uidata));
+    uidata.pass = pass;
+    uidata.uri = uri;
     ERR_set_mark();
     if (fmt == FMT_PEM || fmt == FMT_DER) {
         params[0] = OSSL_PARAM_construct_utf8_string(OSSL_STORE_PARAM_INPUT_TYPE,
@@ -378,6 +429,7 @@ static EVP_PKEY *store_load(const char *uri, int fmt, const char *pass,
     }
     OSSL_STORE_close(ctx);
     UI_destroy_method(ui);
+    OPENSSL_cleanse(uidata.answer, sizeof(uidata.answer));
     if (failed != NULL && !quiet) {
         unsigned long err = ERR_peek_last_error();
 

@@ -189,12 +189,12 @@ same_error "no -inkey" -encap -out ct.bin -secret s.bin
 same_error "-in without its value" -decap -inkey "$K" -in
 # Unreadable files (as nobody: root reads every file).
 cp "$K" unreadable.pem && cp c35.bin unreadable.bin && chmod 000 unreadable.pem unreadable.bin
-nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 for what in key ciphertext; do
     if [ "$what" = key ]; then args=(-decap -inkey unreadable.pem -in c35.bin); else args=(-decap -inkey "$K" -in unreadable.bin); fi
     chmod 644 "$K" c35.bin
-    run e35 nobody ./p35 "${args[@]}"
-    run eours nobody ./ours "${args[@]}"
+    run e35 "${NOBODY[@]}" ./p35 "${args[@]}"
+    run eours "${NOBODY[@]}" ./ours "${args[@]}"
     if [ "$(cat e35.rc)$(cat eours.rc)" = 11 ] && grep -q 'Permission denied' eours.err &&
         [ "$(texts e35)" = "$(texts eours)" ]; then
         ok "unreadable $what (as nobody): '$(texts eours | head -n 1)'"
