@@ -261,6 +261,7 @@ static void check_module(const CONF *conf, const char *section, const char *name
 }
 
 struct active {
+    const char *want; /* the configured name of the mlkem provider */
     int mlkem;
     char names[256];
     char module[512];
@@ -276,7 +277,7 @@ static int provider_cb(OSSL_PROVIDER *p, void *arg)
     size_t n = strlen(a->names);
 
     snprintf(a->names + n, sizeof(a->names) - n, "%s%s", n > 0 ? " " : "", name);
-    if (strcmp(name, "mlkem") == 0) {
+    if (strcmp(name, a->want) == 0) {
         const char *v = NULL, *b = NULL, *e = NULL;
         const OSSL_DISPATCH *d = OSSL_PROVIDER_get0_dispatch(p);
         Dl_info info;
@@ -480,6 +481,7 @@ int mlkem_check_config(const char *prog, const char *arg)
 
     /* 4. What is active, from the configuration alone. */
     memset(&act, 0, sizeof(act));
+    act.want = pname;
     OSSL_PROVIDER_do_all(NULL, provider_cb, &act);
     printf("active:   %s\n", act.names[0] != '\0' ? act.names : "(none)");
     if (act.mlkem) {
