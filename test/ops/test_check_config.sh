@@ -47,6 +47,12 @@ OPENSSL_CONF=$CNF timeout 30 "$CHECK" --config >"$tmp/env.out" 2>&1
     ok "no FILE: OPENSSL_CONF is read ('config:   ... (OPENSSL_CONF)')" ||
     fail "OPENSSL_CONF: $(cat "$tmp/env.out")"
 
+# The provider under another name: found by its module, active as "pq".
+sed 's/^mlkem   = mlkem_sect$/pq = mlkem_sect/' "$CNF" >"$tmp/pq.cnf"
+doctor pq "$tmp/pq.cnf"
+[ "$rc" = 0 ] && has pq "active:   default pq" && has pq "mlkem:    active from the configuration" &&
+    ok "pq = mlkem_sect (module = mlkem.so): active, exit 0" || fail "pq: exit $rc: $(cat "$tmp/pq.out")"
+
 # 2. The one-line mistakes: each is silent in OpenSSL 3.0, named here.
 # broken NAME SED-EXPRESSION EXPECTED-PROBLEM-LINE
 broken() {
