@@ -8,7 +8,7 @@
 #   not exist, module = mlkem (no .so), a module that is no OpenSSL module;
 # plus an unknown ml-kem.* key and a bad value (the provider's own
 # config-error), a file that cannot be read (exit 2), and the file taken
-# from OPENSSL_CONF. Each broken file: exit 1, the problem named in words,
+# from OPENSSL_CONF, usage errors. Each broken file: exit 1, the problem named in words,
 # "mlkem is NOT active", X25519MLKEM768 unknown to this OpenSSL.
 set -u
 SRC=${MLKEM_SOURCE_DIR:?}
@@ -115,6 +115,16 @@ printf 'openssl_conf = init\n[init\n' >"$tmp/syntax.cnf"
 doctor syntax "$tmp/syntax.cnf"
 [ "$rc" = 2 ] && grep -q "^problem: $tmp/syntax.cnf line 2: syntax error" "$tmp/syntax.out" &&
     ok "syntax error: exit 2, the line named" || fail "syntax: exit $rc: $(cat "$tmp/syntax.out")"
+
+# 5. Usage errors name what is wrong.
+"$CHECK" -bogus example.org >"$tmp/bogus.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -qx 'mlkem-check: unknown option -bogus' "$tmp/bogus.out" &&
+    ok "unknown option: exit 2, 'mlkem-check: unknown option -bogus'" ||
+    fail "unknown option: exit $rc: $(cat "$tmp/bogus.out")"
+"$CHECK" --config a.cnf b.cnf >"$tmp/two.out" 2>&1
+[ $? = 2 ] && grep -q '^usage: ' "$tmp/two.out" && ok "--config with two files: usage, exit 2" ||
+    fail "--config a b: $(cat "$tmp/two.out")"
 
 if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
 echo PASS
