@@ -47,6 +47,15 @@ OPENSSL_CONF=$CNF timeout 30 "$CHECK" --config >"$tmp/env.out" 2>&1
     ok "no FILE: OPENSSL_CONF is read ('config:   ... (OPENSSL_CONF)')" ||
     fail "OPENSSL_CONF: $(cat "$tmp/env.out")"
 
+# The system-wide set-up the README gives: the distribution's openssl.cnf
+# (OpenSSL's default file) with the .include line at its end.
+sys=$(openssl version -d | sed 's/^OPENSSLDIR: "\(.*\)"$/\1/')/openssl.cnf
+{ cat "$sys"; echo ".include $CNF"; } >"$tmp/system.cnf"
+doctor system "$tmp/system.cnf"
+[ "$rc" = 0 ] && has system "mlkem:    active from the configuration" && has system "result:   OK" &&
+    ok "$sys + '.include openssl-pq.cnf' at its end: active, exit 0" ||
+    fail "$sys + .include: exit $rc: $(cat "$tmp/system.out")"
+
 # The provider under another name: found by its module, active as "pq".
 sed 's/^mlkem   = mlkem_sect$/pq = mlkem_sect/' "$CNF" >"$tmp/pq.cnf"
 doctor pq "$tmp/pq.cnf"
