@@ -34,8 +34,9 @@
  *
  * Not in OpenSSL 3.5: when no -provider is given and no loaded provider
  * has ML-KEM (OpenSSL 3.0-3.4 without a configured mlkem), the mlkem
- * provider is loaded beside the default one, so that 3.5's plain command
- * lines work unchanged. 3.5's options for other operations (-sign,
+ * provider is loaded beside the default one (from -provider-path,
+ * OPENSSL_MODULES or OpenSSL's modules directory), so that 3.5's plain
+ * command lines work unchanged. 3.5's options for other operations (-sign,
  * -encrypt, -derive, ...), -engine, -rand and -provparam are not taken.
  *
  * Exit status 0, or 1 on any error (openssl's). Secrets are wiped.
@@ -647,8 +648,7 @@ int main(int argc, char **argv)
             }
             pkeyopts[npkeyopts++] = value;
             break;
-        case OPT_PROVIDER_PATH:
-            provider_given = 1;
+        case OPT_PROVIDER_PATH: /* where the provider below is looked up too */
             if (!OSSL_PROVIDER_set_default_search_path(NULL, *value != '\0' ? value : NULL))
                 goto end;
             break;
@@ -658,7 +658,6 @@ int main(int argc, char **argv)
                 goto end;
             break;
         case OPT_PROPQUERY:
-            provider_given = 1;
             propq = value;
             break;
         }

@@ -147,6 +147,11 @@ PQ=(-provider-path "$PROV_DIR" -provider mlkem -provider default -propquery '?pr
     cmp -s s1.bin s2.bin && grep -q '^mlkem: decode ML-KEM-768' trace.err &&
     ok "-provider-path, -provider, -propquery ?provider=mlkem: our decoder read the key" ||
     fail "-provider options: $(cat trace.err)"
+# Before cmake --install: -provider-path alone is where mlkem is found.
+env -u OPENSSL_MODULES -u OPENSSL_CONF "$BIN" -provider-path "$PROV_DIR" -decap -inkey "$K" \
+    -in ct.bin -secret s3.bin 2>pp.err && cmp -s s1.bin s3.bin &&
+    ok "-provider-path DIR alone (no OPENSSL_MODULES): mlkem loaded from DIR" ||
+    fail "-provider-path alone: $(cat pp.err)"
 run k35 ./p35 -encap -kemop DHKEM -inkey "$P" -out ct.bin -secret s1.bin
 run kours ./ours -encap -kemop DHKEM -inkey "$P" -out ct.bin -secret s1.bin
 [ "$(cat k35.rc)" = "$(cat kours.rc)" ] && [ "$(texts k35)" = "$(texts kours)" ] &&
