@@ -192,9 +192,10 @@ same_error "-decap with a public key" -decap -inkey "$P" -pubin -in c35.bin -sec
 same_error "unknown option" -decapp -inkey "$K"
 same_error "no -inkey" -encap -out ct.bin -secret s.bin
 same_error "-in without its value" -decap -inkey "$K" -in
-# Unreadable files (as nobody: root reads every file).
+# Unreadable files (as nobody when root: root reads every file).
 cp "$K" unreadable.pem && cp c35.bin unreadable.bin && chmod 000 unreadable.pem unreadable.bin
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+[ "$(id -u)" = 0 ] || NOBODY=(env) # not root: mode 000 is unreadable already
 for what in key ciphertext; do
     if [ "$what" = key ]; then args=(-decap -inkey unreadable.pem -in c35.bin); else args=(-decap -inkey "$K" -in unreadable.bin); fi
     chmod 644 "$K" c35.bin
