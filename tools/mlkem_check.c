@@ -3,6 +3,7 @@
  * mlkem_check.c: mlkem-check, which TLS 1.3 group does a server pick?
  *
  *   mlkem-check [options] HOST[:PORT]
+ *   mlkem-check --config [FILE]
  *
  * Connects (PORT 443 by default), completes one TLS handshake through the
  * machine's OpenSSL configuration (openssl.cnf, OPENSSL_CONF), and prints
@@ -26,6 +27,11 @@
  * SecP384r1MLKEM1024, MLKEM512/768/1024) was negotiated; 1 the handshake
  * completed with another group; 2 no TLS 1.3 handshake (usage, name
  * resolution, connection, handshake or an unknown group name in -groups).
+ *
+ * --config [FILE] is another mode, the configuration doctor
+ * (mlkem_check_config.c): it loads FILE (else OPENSSL_CONF, else OpenSSL's
+ * default file) as a program would, with diagnostics, and says whether
+ * mlkem is active from it and what is wrong (exit 0 / 1; 2 unreadable).
  *
  * The certificate is not verified: the question is the key exchange, and
  * the verification result is printed for information only.
@@ -52,6 +58,8 @@
 #include <openssl/err.h>
 #include <openssl/provider.h>
 #include <openssl/ssl.h>
+
+#include "mlkem_check.h"
 
 #define EXIT_PQ 0
 #define EXIT_CLASSICAL 1
@@ -135,9 +143,22 @@ static void usage(void)
     fprintf(stderr,
             "usage: %s [-groups LIST] [-servername NAME] [-provider NAME]...\n"
             "       [-provider-path DIR] [-timeout SECONDS] [-q] HOST[:PORT]\n"
+            "       %s --config [FILE]\n"
             "Prints the TLS 1.3 key-exchange group HOST chose (its ServerHello).\n"
-            "Exit: 0 ML-KEM group, 1 another group, 2 no handshake.\n",
-            prog);
+            "Exit: 0 ML-KEM group, 1 another group, 2 no handshake.\n"
+            "--config: checks the OpenSSL configuration FILE (default:\n"
+            "OPENSSL_CONF, else OpenSSL's default file) as programs load it.\n"
+            "Exit: 0 mlkem active and no problem, 1 a problem, 2 unreadable.\n"
+            "Options:\n"
+            " -groups LIST        groups to offer (default: the configuration's)\n"
+            " -servername NAME    SNI (default: HOST unless an IP address)\n"
+            " -provider NAME      load a provider (repeatable)\n"
+            " -provider-path DIR  where -provider looks\n"
+            " -timeout SECONDS    connect and handshake timeout (default 10)\n"
+            " -q                  print the group name only\n"
+            " -help               this summary\n"
+            " --config [FILE]     the configuration doctor\n",
+            prog, prog);
 }
 
 static int die(const char *fmt, const char *arg)
@@ -266,6 +287,13 @@ int main(int argc, char **argv)
     SSL_CTX *ctx = NULL;
     SSL *ssl = NULL;
 
+    if (argc >= 2 && (strcmp(argv[1], "--config") == 0 || strcmp(argv[1], "-config") == 0)) {
+        if (argc > 3) {
+            usage();
+            return EXIT_ERROR;
+        }
+        return mlkem_check_config(prog, argc == 3 ? argv[2] : NULL);
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -290,7 +318,15 @@ int main(int argc, char **argv)
                    || strcmp(a, "--help") == 0) {
             usage();
             return 0;
-        } else if (a[0] == '-' || target != NULL) {
+        } else if (a[0] == '-') {
+            fprintf(stderr, "%s: unknown option %s%s\n", prog, a,
+                    has_value ? ""
+                    : " (or it needs a value)");
+            usage();
+            return EXIT_ERROR;
+        } else if (target != NULL) {
+            fprintf(stderr, "%s: one HOST[:PORT] only (%s, then %s)\n", prog,
+                    target, a);
             usage();
             return EXIT_ERROR;
         } else {

@@ -33,9 +33,19 @@
  *   -provider NAME      load a provider (repeatable)
  *   -provider-path DIR  where providers are looked up
  *   -propquery QUERY    property query for every fetch
+ *   -mr                 machine-readable output, openssl's: progress lines
+ *                       "+DTP:ALG:OP:SECONDS" and "+R15/16/17:COUNT:ALG:TIME"
+ *                       (keygen / encaps / decaps) on stderr, one
+ *                       "+F9:ROW:KEYGENS:ENCAPS:DECAPS" line per row (per
+ *                       second; ROW counts the rows from 0, in the order of
+ *                       the progress lines) on stdout, nothing else there
  *
- * Progress goes to stderr ("Doing ... ops for Ns: N ... ops in X.XXs"), the
- * table to stdout, as with openssl. Exit status 0, or 1 on any error.
+ * Progress goes to stderr ("Doing ... ops for Ns: N ... ops in X.XXs"), and
+ * to stdout, as `openssl speed` prints them: the version-and-options header
+ * (version, built on, options, compiler, CPUINFO), then the table, then our
+ * own lines (each provider's version and build info). An unknown option is
+ * named ("mlkem-speed: Unknown option: -x"). Exit status 0, or 1 on any
+ * error.
  *
  * References:
  *   [FIPS203] ML-KEM; [OPENSSL-SPEED] openssl-speed(1), apps/speed.c's
@@ -54,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -89,6 +100,7 @@ static int done(int rc)
 }
 static volatile sig_atomic_t running;
 static int use_elapsed;
+static int mr; /* -mr: openssl's machine-readable lines */
 
 enum { OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OPS };
 static const char *const op_names[OPS] = { "keygen", "encaps", "decaps" };
@@ -243,7 +255,10 @@ static int measure(struct row *rows, int nrows, int seconds, FILE *out)
             long n;
             double t;
 
-            if (out == NULL)
+            if (out == NULL && mr)
+                fprintf(stderr, "+DTP:%s:%s:%d\n", rows[r].label, op_names[op],
+                        seconds);
+            else if (out == NULL)
                 fprintf(stderr, "Doing %s %s ops for %ds: ", rows[r].label,
                         op_names[op], seconds);
             if (!bench_run(&b, op, seconds, &n, &t)) {
@@ -251,7 +266,9 @@ static int measure(struct row *rows, int nrows, int seconds, FILE *out)
                 bench_free(&b);
                 return 0;
             }
-            if (out == NULL)
+            if (out == NULL && mr)
+                fprintf(stderr, "+R%d:%ld:%s:%.2f\n", 15 + op, n, rows[r].label, t);
+            else if (out == NULL)
                 fprintf(stderr, "%ld %s KEM %s ops in %.2fs\n", n,
                         rows[r].label, op_names[op], t);
             else
@@ -365,13 +382,30 @@ static int provider_line(OSSL_PROVIDER *p, void *arg)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: %s [-seconds N] [-multi N] [-elapsed] [-provider NAME]...\n"
-            "       [-provider-path DIR] [-propquery QUERY] [ALGORITHM...]\n"
+            "Usage: %s [options] [ALGORITHM...]\n"
             "Without -provider/-propquery: the mlkem provider and OpenSSL's own\n"
             "ML-KEM (3.5+) side by side. Algorithms (default: all):\n"
             "  ML-KEM-512 ML-KEM-768 ML-KEM-1024 X25519MLKEM768\n"
-            "  SecP256r1MLKEM768 SecP384r1MLKEM1024 X448MLKEM1024\n",
+            "  SecP256r1MLKEM768 SecP384r1MLKEM1024 X448MLKEM1024\n"
+            "Options:\n"
+            " -help               Display this summary\n"
+            " -seconds N          Time per measurement (default 3)\n"
+            " -multi N            Run N processes in parallel, rates summed\n"
+            " -elapsed            Wall-clock time instead of user CPU time\n"
+            " -mr                 Produce machine readable output\n"
+            " -provider NAME      Provider to load (can be given several times)\n"
+            " -provider-path DIR  Provider load path\n"
+            " -propquery QUERY    Property query used when fetching algorithms\n",
             prog);
+}
+
+/* An option error, named as openssl names it. */
+static int opt_error(const char *fmt, const char *opt)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, opt);
+    fprintf(stderr, "\n%s: Use -help for summary.\n", prog);
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -407,13 +441,19 @@ int main(int argc, char **argv)
             provider_path = argv[++i];
         } else if (strcmp(a, "-propquery") == 0 && has_value) {
             propquery = argv[++i];
+        } else if (strcmp(a, "-mr") == 0) {
+            mr = 1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "-help") == 0
                    || strcmp(a, "--help") == 0) {
             usage();
             return 0;
+        } else if (!has_value && (strcmp(a, "-seconds") == 0 || strcmp(a, "-multi") == 0
+                                  || strcmp(a, "-provider") == 0
+                                  || strcmp(a, "-provider-path") == 0
+                                  || strcmp(a, "-propquery") == 0)) {
+            return opt_error("Option %s needs a value", a);
         } else if (a[0] == '-') {
-            usage();
-            return 1;
+            return opt_error("Unknown option: %s", a);
         } else {
             if (nalgs == MAX_ALGS) {
                 fprintf(stderr, "%s: at most %d algorithms\n", prog, MAX_ALGS);
@@ -493,24 +533,39 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: sigaction: %s\n", prog, strerror(errno));
         return done(1);
     }
-    if (use_elapsed)
+    if (use_elapsed && !mr)
         fprintf(stderr, "You have chosen to measure elapsed time instead of "
                 "user CPU time.\n");
     if (multi > 0 ? !measure_multi(rows, nrows, seconds, multi)
                   : !measure(rows, nrows, seconds, NULL))
         return done(1);
 
-    printf("%31skeygen    encaps    decaps keygens/s  encaps/s  decaps/s\n", " ");
     for (int r = 0; r < nrows; r++) {
         const double *v = rows[r].rate;
         if (!rows[r].measured || v[0] <= 0 || v[1] <= 0 || v[2] <= 0) {
             fprintf(stderr, "%s: no result for %s\n", prog, rows[r].label);
             return done(1);
         }
+    }
+    if (mr) {
+        for (int r = 0; r < nrows; r++)
+            printf("+F9:%d:%f:%f:%f\n", r, rows[r].rate[0], rows[r].rate[1],
+                   rows[r].rate[2]);
+        return done(0);
+    }
+    /* openssl speed's header, line for line (apps/speed.c, show_res). */
+    printf("version: %s\n", OpenSSL_version(OPENSSL_FULL_VERSION_STRING));
+    printf("%s\n", OpenSSL_version(OPENSSL_BUILT_ON));
+    printf("options: %s\n", BN_options());
+    printf("%s\n", OpenSSL_version(OPENSSL_CFLAGS));
+    printf("%s\n", OpenSSL_version(OPENSSL_CPU_INFO));
+    printf("%31skeygen    encaps    decaps keygens/s  encaps/s  decaps/s\n", " ");
+    for (int r = 0; r < nrows; r++) {
+        const double *v = rows[r].rate;
         printf("%27s %8.6fs %8.6fs %8.6fs %9.1f %9.1f %9.1f\n", rows[r].label,
                1.0 / v[0], 1.0 / v[1], 1.0 / v[2], v[0], v[1], v[2]);
     }
-    printf("version: %s\n", OpenSSL_version(OPENSSL_VERSION));
+    printf("library: %s\n", OpenSSL_version(OPENSSL_VERSION));
     OSSL_PROVIDER_do_all(NULL, provider_line, NULL);
     if (compare) {
         int builtin = 0;

@@ -4,7 +4,8 @@
 # installs, and how it goes away again.
 #
 # The .deb (cpack -G DEB, into a temporary directory):
-#  - holds mlkem.so, /usr/bin/mlkem-check and mlkem-speed,
+#  - holds mlkem.so, /usr/bin/mlkem-check, mlkem-speed and mlkem-pkeyutl,
+#    their man pages and mlkem(7),
 #    /usr/share/doc/mlkem/{copyright,README.md,mlkem.cnf.example} and the
 #    TLS recipes in /usr/share/doc/mlkem/examples/, byte for byte the files
 #    of examples/tls/ (curl.sh executable), and nothing under /etc;
@@ -42,12 +43,14 @@ deb=$(ls "$tmp"/out/*.deb 2>/dev/null | head -n 1)
 dpkg-deb -c "$deb" | awk '{ print $1, $NF }' | sed 's| \./| /|' >"$tmp/contents"
 has() { grep -q " ${1}\$" "$tmp/contents"; }
 missing=""
-for f in "$moddir/mlkem.so" /usr/bin/mlkem-check /usr/bin/mlkem-speed "$doc/copyright" \
-         "$doc/README.md" "$doc/mlkem.cnf.example"; do
+for f in "$moddir/mlkem.so" /usr/bin/mlkem-check /usr/bin/mlkem-speed /usr/bin/mlkem-pkeyutl \
+         /usr/share/man/man1/mlkem-check.1 /usr/share/man/man1/mlkem-speed.1 \
+         /usr/share/man/man1/mlkem-pkeyutl.1 /usr/share/man/man7/mlkem.7 \
+         "$doc/copyright" "$doc/README.md" "$doc/mlkem.cnf.example"; do
     has "$f" || missing="$missing $f"
 done
 for f in $recipes; do has "$doc/examples/$f" || missing="$missing $doc/examples/$f"; done
-[ -z "$missing" ] && ok "the .deb holds the module, both programs, copyright, README and the recipes" ||
+[ -z "$missing" ] && ok "the .deb holds the module, the programs, their man pages, copyright, README and the recipes" ||
     fail "missing from the .deb:$missing"
 grep -q "^-rwxr-xr-x $doc/examples/curl.sh\$" "$tmp/contents" &&
     grep -q '^-rwxr-xr-x /usr/bin/mlkem-check$' "$tmp/contents" &&
@@ -91,7 +94,7 @@ else
     fail "dpkg -i: $(cat "$tmp/dpkg-i.log")"
 fi
 listed=$(dpkgr -L mlkem 2>/dev/null | grep -c "^$doc/examples/\|^/usr/bin/mlkem-\|/mlkem.so$")
-[ "$listed" -eq 9 ] && ok "dpkg -L mlkem lists the 9 files of interest" || fail "dpkg -L mlkem: $listed of 9"
+[ "$listed" -eq 10 ] && ok "dpkg -L mlkem lists the 10 files of interest" || fail "dpkg -L mlkem: $listed of 10"
 if dpkgr -r mlkem >"$tmp/dpkg-r.log" 2>&1 &&
     [ -z "$(find "$r" -path "$r/var" -prune -o -type f -print)" ]; then
     ok "dpkg -r mlkem leaves no file behind"
