@@ -444,8 +444,9 @@ end:
     EVP_PKEY_free(client);
 }
 
-/* Known answer (OpenSSL 3.5 and @noble/post-quantum agree; notes/openssl.md
- * §2): seed = 00..3f, ikme = 40..5f. */
+/* Known answer: seed (d || z) = bytes 00..3f, ikme (m) = 40..5f. These
+ * secrets are what OpenSSL 3.5's built-in ML-KEM and @noble/post-quantum
+ * 0.7.1 (keygen(seed), encapsulate(pk, msg)) both give. */
 static void kat(evp_env *e)
 {
     static const char *const ss_hex[3] = {

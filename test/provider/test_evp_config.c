@@ -317,9 +317,10 @@ static void unknown_key_other_file(const char *moddir)
     ERR_clear_error();
 }
 
-/* output_formats decides the PKCS#8 form (notes/openssl.md §1 sizes for
- * ML-KEM-768: seed-only 86, priv-only 2428, seed-priv 2498), and a file
- * written as seed-only decodes back (input_formats default: all). */
+/* output_formats decides the PKCS#8 form (the DER sizes of OpenSSL 3.5's
+ * forms for ML-KEM-768: seed-only 86, priv-only 2428, seed-priv 2498;
+ * docs/usage.md names the forms), and a file written as seed-only decodes
+ * back (input_formats default: all). */
 static void output_format(const char *moddir, const char *list, int len768)
 {
     evp_env e;

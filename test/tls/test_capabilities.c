@@ -30,8 +30,10 @@ typedef struct {
     unsigned int id, secbits;
 } expected_group;
 
-/* The specification of the table: IANA codepoints, OpenSSL 3.5's algorithm
- * names and security bits (notes/openssl.md §4-5). */
+/* The specification of the table: IANA codepoints (docs/tls.md, "The
+ * groups"), OpenSSL 3.5's algorithm names and security bits (3.5's
+ * include/internal/tlsgroups.h and its TLS-GROUP capability: 128 for
+ * MLKEM512, 192 for the 768 groups, 256 for the 1024 ones). */
 static const expected_group expected[TLS_NGROUPS] = {
     {"X25519MLKEM768", "X25519MLKEM768", 0x11EC, 192},
     {"SecP256r1MLKEM768", "SecP256r1MLKEM768", 0x11EB, 192},

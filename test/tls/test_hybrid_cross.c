@@ -6,7 +6,8 @@
  * SecP256r1MLKEM768, SecP384r1MLKEM1024 and X448MLKEM1024 in their default
  * provider.
  *
- * For each name, in libssl's call order (notes/openssl.md §3), both ways:
+ * For each name, in the order libssl 3.x makes these calls for a KEM group
+ * (ssl/t1_lib.c, ssl/s3_lib.c), both ways:
  *   one provider generates a key pair (the client's share is its
  *   encoded-pub-key); the other makes an empty key (paramgen), sets that
  *   share and encapsulates; the first decapsulates. The secrets must be
