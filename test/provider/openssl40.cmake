@@ -63,5 +63,5 @@ endif()
 mlkem_add_test(provider_cli_interop_40
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_interop.sh
           $<TARGET_FILE_DIR:mlkem> "${_mlkem_evp40}"
-  LABELS provider codecs cli openssl40 host-only no-tsan TIMEOUT 300
+  LABELS provider codecs cli openssl40 host-only no-tsan TIMEOUT 600
   ENV "MLKEM_SANITIZE=${MLKEM_SANITIZE}" ${_o40_env})
