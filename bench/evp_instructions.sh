@@ -9,7 +9,8 @@
 # Usage: bench/evp_instructions.sh [BUILD_DIR] [ALG]
 #   BUILD_DIR  default build/default (needs test/provider/evp_op_loop)
 #   ALG        default ML-KEM-768
-#   env MLKEM_OPENSSL35_PREFIX: also count on that OpenSSL 3.5 (its lib/
+#   env MLKEM_OPENSSL35_PREFIX: also count on OpenSSL 3.5, the peer
+#       `scripts/openssl-peer.sh 3.5 --print-prefix` finds there (its lib/
 #       replaces the system libcrypto.so.3 through LD_LIBRARY_PATH)
 #   env OPS: the operations (evp_op_loop's names; default below)
 #   env SHORT, LONG: calls in the two runs (default 5 and 25)
@@ -31,10 +32,10 @@ provdir=$build/provider
 short=${SHORT:-5}
 long=${LONG:-25}
 ops=${OPS:-ctx_pkey ctx_name encaps_init decaps_init encaps decaps keygen pub_from roundtrip}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 1; }
+# shellcheck source-path=SCRIPTDIR source=callgrind.sh
+source "$root/bench/callgrind.sh"
+cg_init
 [ -x "$loop" ] || { echo "no $loop: build the tree first" >&2; exit 1; }
 
 fn_of() {
@@ -46,26 +47,19 @@ fn_of() {
 
 # count LIBDIR PROV ALG OP N: collected instructions for N calls
 count() {
-    if ! LD_LIBRARY_PATH=$1 valgrind --tool=callgrind \
-        --callgrind-out-file="$tmp/cg" --toggle-collect="$(fn_of "$4")" \
-        "$loop" "$provdir" "$2" "$3" "$4" "$5" >/dev/null 2>"$tmp/log"; then
-        cat "$tmp/log" >&2
-        return 1
-    fi
-    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log"
+    LD_LIBRARY_PATH=$1 cg_collect "$(fn_of "$4")" -- \
+        "$loop" "$provdir" "$2" "$3" "$4" "$5"
 }
 
-per_call() {
-    local a b
-    a=$(count "$@" "$short") || return 1
-    b=$(count "$@" "$long") || return 1
-    echo $(( (b - a) / (long - short) ))
-}
+# per_call LIBDIR PROV ALG OP: instructions per call
+per_call() { cg_steady "$short" "$long" count "$@"; }
 
 cols=("OpenSSL 3.0, mlkem $alg||mlkem|$alg"
       "OpenSSL 3.0, X25519||default|X25519")
 if [ -n "${MLKEM_OPENSSL35_PREFIX:-}" ]; then
-    lib35=$MLKEM_OPENSSL35_PREFIX/lib
+    p35=$("$root/scripts/openssl-peer.sh" 3.5 --print-prefix) ||
+        { echo "no OpenSSL 3.5 at MLKEM_OPENSSL35_PREFIX=$MLKEM_OPENSSL35_PREFIX" >&2; exit 1; }
+    lib35=$p35/lib
     cols+=("OpenSSL 3.5, mlkem $alg|$lib35|mlkem|$alg"
            "OpenSSL 3.5, default $alg|$lib35|default|$alg"
            "OpenSSL 3.5, X25519|$lib35|default|X25519")

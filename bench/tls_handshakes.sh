@@ -36,16 +36,15 @@ loop=$build/test/tls/tls_handshake_loop
 provdir=$build/provider
 rounds=${ROUNDS:-9}
 secs=${SECONDS_PER_RUN:-1}
-o35=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
+o35=$("$root/scripts/openssl-peer.sh" 3.5 --print-prefix || true)
 
 [ -x "$loop" ] || { echo "no $loop: build the tree first (cmake --build $build)" >&2; exit 1; }
 [ -f "$provdir/mlkem.so" ] || { echo "no $provdir/mlkem.so" >&2; exit 1; }
 have35=0
-if [ -x "$o35/bin/openssl" ] && LD_LIBRARY_PATH=$o35/lib "$o35/bin/openssl" version |
-    grep -q '^OpenSSL 3\.[5-9]'; then
+if [ -n "$o35" ]; then
     have35=1
 else
-    echo "note: OpenSSL 3.5 not found at $o35 (scripts/openssl35.sh): 3.5 rows skipped" >&2
+    echo "note: no OpenSSL 3.5 peer (scripts/openssl-peer.sh 3.5 --print-prefix finds none): 3.5 rows skipped" >&2
 fi
 
 # The provider configured "decoders = no" (provider/config.c; the setting for

@@ -22,10 +22,10 @@ loop=$build/test/tls/tls_handshake_loop
 provdir=$build/provider
 short=${SHORT:-10}
 long=${LONG:-40}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 1; }
+# shellcheck source-path=SCRIPTDIR source=callgrind.sh
+source "$root/bench/callgrind.sh"
+cg_init
 [ -x "$loop" ] || { echo "no $loop: build the tree first" >&2; exit 1; }
 
 # The provider configured "decoders = no" (provider/config.c), through
@@ -34,21 +34,14 @@ command -v valgrind >/dev/null || { echo "valgrind not installed" >&2; exit 1; }
 nodec=$build/test/tls/nodecoders.cnf
 [ -f "$nodec" ] || { echo "no $nodec: reconfigure the tree" >&2; exit 1; }
 
-# count GROUP DIR N [CONF]: collected instructions for N handshakes
+# count GROUP DIR CONF N: collected instructions for N handshakes
 count() {
-    MLKEM_TLS_CONF=${4:-} MLKEM_HANDSHAKES=$3 valgrind --tool=callgrind \
-        --callgrind-out-file="$tmp/cg" \
-        --toggle-collect=tls_pair_new --toggle-collect=tls_pair_handshake \
-        --toggle-collect=tls_pair_free "$loop" "$1" 1 "$2" >/dev/null 2>"$tmp/log"
-    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log"
+    MLKEM_TLS_CONF=$3 MLKEM_HANDSHAKES=$4 cg_collect \
+        tls_pair_new tls_pair_handshake tls_pair_free -- "$loop" "$1" 1 "$2"
 }
 
-per_hs() {
-    local a b
-    a=$(count "$1" "$2" "$short" "${3:-}")
-    b=$(count "$1" "$2" "$long" "${3:-}")
-    echo $(( (b - a) / (long - short) ))
-}
+# per_hs GROUP DIR [CONF]: instructions per handshake
+per_hs() { cg_steady "$short" "$long" count "$1" "$2" "${3:-}"; }
 
 base=$(per_hs x25519 -)
 loaded=$(per_hs x25519 "$provdir")

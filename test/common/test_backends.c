@@ -28,7 +28,7 @@ int test_for_each_backend(test_backend_fn fn, void *arg)
         }
         if (strcmp(mlkem_arch_current(), name) != 0 ||
             strcmp(mlkem_keccak_kernels()->name, name) != 0) {
-            test_fail("backend %s: installed, but kem/ reports %s and "
+            TEST_FAIL("backend %s: installed, but kem/ reports %s and "
                       "keccak/ %s",
                       name, mlkem_arch_current(), mlkem_keccak_kernels()->name);
             failures++;
@@ -45,10 +45,12 @@ int test_for_each_backend(test_backend_fn fn, void *arg)
         failures += f;
         ran++;
     }
-    if (!mlkem_arch_use(mlkem_arch_detect()->name))
+    if (!TEST_CHECK(mlkem_arch_use(mlkem_arch_detect()->name),
+                    "the load-time backend %s could not be installed again",
+                    mlkem_arch_detect()->name))
         failures++;
     if (ran == 0) {
-        test_fail("no backend could be installed (not even portable)");
+        TEST_FAIL("no backend could be installed (not even portable)");
         return 1;
     }
     return failures;

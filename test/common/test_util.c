@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <openssl/crypto.h>
 #include <openssl/decoder.h>
 #include <openssl/err.h>
 #include <openssl/provider.h>
@@ -31,30 +32,22 @@ void test_skip(const char *fmt, ...)
     exit(TEST_EXIT_SKIP);
 }
 
-void test_fail(const char *fmt, ...)
-{
-    va_list ap;
-    fflush(stdout); /* keep stdout and stderr lines in order in CTest logs */
-    va_start(ap, fmt);
-    fputs("FAIL: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
 static atomic_int checks, failures;
 
 /* Failure messages beyond this many are counted, not printed (a broken
  * kernel fails the same check thousands of times). */
 #define TEST_MAX_MESSAGES 50
 
-int test_check_at(int ok, const char *file, int line, const char *fmt, ...)
+/* Count a check; on failure print its message and this thread's OpenSSL
+ * errors (each line one fprintf, so threads do not interleave within a
+ * line). */
+static int check_va(int ok, const char *file, int line, const char *fmt,
+                    va_list ap)
 {
-    va_list ap;
     unsigned long e;
     const char *efile, *efunc, *data;
     int eline, flags, n;
-    char buf[256];
+    char buf[256], msg[1024];
 
     atomic_fetch_add(&checks, 1);
     if (ok)
@@ -66,12 +59,9 @@ int test_check_at(int ok, const char *file, int line, const char *fmt, ...)
         ERR_clear_error();
         return 0;
     }
-    fflush(stdout);
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL: %s:%d: ", file, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    fflush(stdout); /* keep stdout and stderr lines in order in CTest logs */
+    fprintf(stderr, "FAIL: %s:%d: %s\n", file, line, msg);
     while ((e = ERR_get_error_all(&efile, &eline, &efunc, &data, &flags)) != 0) {
         ERR_error_string_n(e, buf, sizeof(buf));
         fprintf(stderr, "    openssl: %s (%s:%d %s)%s%s\n", buf, efile, eline,
@@ -79,6 +69,30 @@ int test_check_at(int ok, const char *file, int line, const char *fmt, ...)
                 (flags & ERR_TXT_STRING) ? data : "");
     }
     return 0;
+}
+
+int test_check_at(int ok, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    int r;
+
+    va_start(ap, fmt);
+    r = check_va(ok, file, line, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+void test_require_at(int ok, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    ok = check_va(ok, file, line, fmt, ap);
+    va_end(ap);
+    if (!ok) {
+        fflush(NULL);
+        abort();
+    }
 }
 
 int test_check_count(void)
@@ -95,6 +109,11 @@ int test_finish(const char *name)
 {
     int n = atomic_load(&failures), c = atomic_load(&checks);
 
+    /* A program that checked nothing proves nothing. */
+    if (c == 0) {
+        fprintf(stderr, "%s: FAIL: no check ran\n", name);
+        return 1;
+    }
     if (n != 0) {
         fprintf(stderr, "%s: %d of %d checks failed\n", name, n, c);
         return 1;
@@ -199,7 +218,7 @@ static char *read_stream(FILE *f, size_t *len, const char *what)
     char *buf = malloc(cap);
 
     if (buf == NULL) {
-        test_fail("%s: out of memory", what);
+        TEST_FAIL("%s: out of memory", what);
         return NULL;
     }
     for (;;) {
@@ -207,13 +226,13 @@ static char *read_stream(FILE *f, size_t *len, const char *what)
         if (cap - n < 2) {
             char *nb;
             if (cap > ((size_t)1 << 30)) {
-                test_fail("%s: larger than 1 GiB", what);
+                TEST_FAIL("%s: larger than 1 GiB", what);
                 free(buf);
                 return NULL;
             }
             nb = realloc(buf, cap * 2);
             if (nb == NULL) {
-                test_fail("%s: out of memory", what);
+                TEST_FAIL("%s: out of memory", what);
                 free(buf);
                 return NULL;
             }
@@ -226,7 +245,7 @@ static char *read_stream(FILE *f, size_t *len, const char *what)
             break;
     }
     if (ferror(f)) {
-        test_fail("%s: read error", what);
+        TEST_FAIL("%s: read error", what);
         free(buf);
         return NULL;
     }
@@ -241,7 +260,7 @@ char *test_read_file(const char *path, size_t *len)
     char *buf;
 
     if (f == NULL) {
-        test_fail("cannot open %s: %s", path, strerror(errno));
+        TEST_FAIL("cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
     buf = read_stream(f, len, path);
@@ -259,24 +278,24 @@ char *test_read_gzip(const char *path, size_t *len)
 
     /* The path goes inside single quotes; refuse one that could break out. */
     if (strchr(path, '\'') != NULL || strlen(path) > 4000) {
-        test_fail("%s: unsupported path for gzip", path);
+        TEST_FAIL("%s: unsupported path for gzip", path);
         return NULL;
     }
     /* popen() would report a missing file only through gzip's exit status. */
     if (stat(path, &st) != 0) {
-        test_fail("cannot open %s: %s", path, strerror(errno));
+        TEST_FAIL("cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
     snprintf(cmd, sizeof(cmd), "gzip -dc -- '%s'", path);
     p = popen(cmd, "r");
     if (p == NULL) {
-        test_fail("cannot run gzip for %s: %s", path, strerror(errno));
+        TEST_FAIL("cannot run gzip for %s: %s", path, strerror(errno));
         return NULL;
     }
     buf = read_stream(p, len, path);
     status = pclose(p);
     if (buf != NULL && status != 0) {
-        test_fail("%s: `gzip -dc` failed (status %d)", path, status);
+        TEST_FAIL("%s: `gzip -dc` failed (status %d)", path, status);
         free(buf);
         return NULL;
     }
@@ -295,19 +314,19 @@ const char *test_vectors_dir(const char *what)
     /* The vectors ship with the repository and the build unpacks them, so
      * a missing directory is a broken set-up: fail, do not skip. */
     if (dir == NULL || dir[0] == '\0') {
-        test_fail("%s: MLKEM_VECTORS_DIR is not set (ctest sets it to the "
+        TEST_FAIL("%s: MLKEM_VECTORS_DIR is not set (ctest sets it to the "
                   "build tree's vectors/, unpacked from test/vectors/data)",
                   what);
         exit(1);
     }
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        test_fail("%s: MLKEM_VECTORS_DIR=%s is not a directory (the build "
+        TEST_FAIL("%s: MLKEM_VECTORS_DIR=%s is not a directory (the build "
                   "unpacks test/vectors/data there: build the target "
                   "mlkem_vectors_data)", what, dir);
         exit(1);
     }
     if (strlen(dir) >= sizeof(vectors_dir) - 256) {
-        test_fail("%s: MLKEM_VECTORS_DIR is too long", what);
+        TEST_FAIL("%s: MLKEM_VECTORS_DIR is too long", what);
         exit(1);
     }
     strcpy(vectors_dir, dir);
@@ -394,11 +413,11 @@ int test_kv_hex(const test_kv *kv, const char *name, uint8_t *out,
 {
     const char *v = test_kv_get(kv, name);
     if (v == NULL) {
-        test_fail("%s: no value named '%s'", where, name);
+        TEST_FAIL("%s: no value named '%s'", where, name);
         return -1;
     }
     if (test_hex_decode(out, outlen, v, strlen(v)) != 0) {
-        test_fail("%s: '%s' is not %zu bytes of hex (%zu characters)", where,
+        TEST_FAIL("%s: '%s' is not %zu bytes of hex (%zu characters)", where,
                   name, outlen, strlen(v));
         return -1;
     }
@@ -422,10 +441,12 @@ int test_bytes_eq(const char *what, const uint8_t *got, const uint8_t *exp,
     n = len - from < 16 ? len - from : 16;
     test_hex_encode(hg, got + from, n);
     test_hex_encode(he, exp + from, n);
-    test_fail("%s: mismatch at byte %zu of %zu\n"
-              "      expected [%zu..]: %s\n"
-              "      got      [%zu..]: %s",
-              what, i, len, from, he, from, hg);
+    fflush(stdout);
+    fprintf(stderr,
+            "    %s: mismatch at byte %zu of %zu\n"
+            "      expected [%zu..]: %s\n"
+            "      got      [%zu..]: %s\n",
+            what, i, len, from, he, from, hg);
     return 0;
 }
 
@@ -456,4 +477,43 @@ int test_provider_decoders(OSSL_LIB_CTX *libctx, const char *provider)
 
     OSSL_DECODER_do_all_provided(libctx, count_decoder, &c);
     return c.n;
+}
+
+/* ---- the environment ----------------------------------------------------- */
+
+int test_env_open(test_env *e, const char *moddir, const char *config)
+{
+    memset(e, 0, sizeof(*e));
+    if ((e->libctx = OSSL_LIB_CTX_new()) == NULL) {
+        TEST_FAIL("OSSL_LIB_CTX_new");
+        return 0;
+    }
+    if (config != NULL && OSSL_LIB_CTX_load_config(e->libctx, config) != 1) {
+        TEST_FAIL("cannot load the configuration %s", config);
+        goto err;
+    }
+    if (moddir != NULL
+        && (!OSSL_PROVIDER_set_default_search_path(e->libctx, moddir)
+            || (e->mlkem = OSSL_PROVIDER_load(e->libctx, "mlkem")) == NULL)) {
+        TEST_FAIL("cannot load mlkem.so from %s", moddir);
+        goto err;
+    }
+    if ((e->deflt = OSSL_PROVIDER_load(e->libctx, "default")) == NULL) {
+        TEST_FAIL("cannot load the default provider");
+        goto err;
+    }
+    return 1;
+err:
+    test_env_close(e);
+    return 0;
+}
+
+void test_env_close(test_env *e)
+{
+    if (e->mlkem != NULL)
+        OSSL_PROVIDER_unload(e->mlkem);
+    if (e->deflt != NULL)
+        OSSL_PROVIDER_unload(e->deflt);
+    OSSL_LIB_CTX_free(e->libctx);
+    memset(e, 0, sizeof(*e));
 }

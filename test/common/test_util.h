@@ -3,9 +3,10 @@
  * test_util.h: small helpers shared by the test programs.
  *
  *   - visible skips (exit code 77, which mlkem_add_test() maps to SKIP);
- *   - counted checks (TEST_CHECK, test_finish): the one way every C test
- *     program asserts and reports, thread-safe, printing the OpenSSL error
- *     queue on failure;
+ *   - counted checks (TEST_CHECK, TEST_FAIL, TEST_REQUIRE, test_finish): the
+ *     one way every C test program (fuzz targets, hardening and vector
+ *     tests included) asserts and reports, thread-safe, printing the
+ *     OpenSSL error queue on failure;
  *   - a seeded deterministic generator (test_rng), the one source of test
  *     inputs, so every failure reproduces;
  *   - hex decode / encode (case-insensitive input, lowercase output);
@@ -14,9 +15,9 @@
  *   - a "name = value" line reader for the CCTV text files;
  *   - byte comparison with a readable diff, and a monotonic clock.
  *
- * Every reader reports a malformed or missing input with a message on stderr
- * and an error return; none of them aborts, so a bad file becomes a test
- * failure with a reason, never a crash.
+ * Every reader reports a malformed or missing input as a failed check
+ * (TEST_FAIL) and an error return; none of them aborts, so a bad file
+ * becomes a test failure with a reason, never a crash.
  */
 #ifndef MLKEM_TEST_UTIL_H
 #define MLKEM_TEST_UTIL_H
@@ -38,23 +39,34 @@
 /* Print "SKIP: <reason>" on stdout and exit(77). */
 TEST_NORETURN void test_skip(const char *fmt, ...) TEST_PRINTF(1, 2);
 
-/* Print "FAIL: <reason>" on stderr (does not exit). */
-void test_fail(const char *fmt, ...) TEST_PRINTF(1, 2);
-
 /* Counted checks, the one way the C tests assert and report:
  * TEST_CHECK(cond, fmt, ...) counts a check and evaluates to cond (1 or
  * 0), so it also serves as `if (!TEST_CHECK(...)) return;`. A failure
  * prints "FAIL: file:line: <message>" on stderr, then the OpenSSL error
  * queue (one "    openssl: ..." line per error, oldest first), which it
- * clears. test_finish(name) prints the verdict and returns the exit code
- * (0 when no check failed, else 1). The counters are atomic: checks may
- * run in several threads at once. Only the first 50 failure messages are
- * printed; every failure is counted. A body that reports its own count
- * reads test_failure_count() before and after. */
+ * clears; each message is one write, so lines of concurrent threads do not
+ * mix. TEST_FAIL(fmt, ...) is a check that failed (a broken input file, a
+ * call that could not be made). test_finish(name) prints the verdict and
+ * returns the exit code (0 when at least one check ran and none failed,
+ * else 1). The counters are
+ * atomic: checks may run in several threads at once. Only the first 50
+ * failure messages are printed; every failure is counted. A body that
+ * reports its own count reads test_failure_count() before and after.
+ * Helpers that only explain a failure their caller checks (test_bytes_eq)
+ * print indented detail lines and count nothing. */
 int test_check_at(int ok, const char *file, int line, const char *fmt, ...)
     TEST_PRINTF(4, 5);
 #define TEST_CHECK(cond, ...)                                                  \
     test_check_at(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+#define TEST_FAIL(...) ((void)test_check_at(0, __FILE__, __LINE__, __VA_ARGS__))
+/* TEST_REQUIRE(cond, fmt, ...): TEST_CHECK, and on failure abort() after
+ * the message. For the fuzz targets, whose oracles must crash so that
+ * libFuzzer keeps the input, and for set-up without which nothing else
+ * can run. */
+void test_require_at(int ok, const char *file, int line, const char *fmt, ...)
+    TEST_PRINTF(4, 5);
+#define TEST_REQUIRE(cond, ...)                                                \
+    test_require_at(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 int test_check_count(void);   /* checks so far */
 int test_failure_count(void); /* failed checks so far */
 int test_finish(const char *name);
@@ -128,8 +140,9 @@ int test_kv_hex(const test_kv *kv, const char *name, uint8_t *out,
 
 /* ---- comparisons and time ------------------------------------------------ */
 
-/* 1 if equal. Otherwise print "<what>: mismatch at byte i" with the expected
- * and actual values around it (on stderr) and return 0. */
+/* 1 if equal. Otherwise print "    <what>: mismatch at byte i" with the
+ * expected and actual values around it (detail lines on stderr, nothing
+ * counted) and return 0: use it inside TEST_CHECK. */
 int test_bytes_eq(const char *what, const uint8_t *got, const uint8_t *exp,
                   size_t len);
 
@@ -139,7 +152,26 @@ double test_now(void);
 /* How many decoders the provider named `provider` offers in a library
  * context (OSSL_DECODER_do_all_provided). */
 struct ossl_lib_ctx_st;
+struct ossl_provider_st;
 int test_provider_decoders(struct ossl_lib_ctx_st *libctx,
                            const char *provider);
+
+/* ---- the environment: a library context with our provider ----------------- */
+
+/* What the EVP, TLS, hardening and fuzz tests run in. test_env_open makes a
+ * new library context, loads the openssl.cnf `config` into it (NULL: none),
+ * then mlkem.so from `moddir` (NULL: not loaded) and the default provider,
+ * in that order (a provider the configuration loaded already is the
+ * instance OSSL_PROVIDER_load returns). Returns 1, or 0 after a counted
+ * failure naming what could not be loaded; test_env_close is safe on a
+ * failed or zeroed environment. */
+typedef struct {
+    struct ossl_lib_ctx_st *libctx;
+    struct ossl_provider_st *mlkem; /* NULL when not loaded */
+    struct ossl_provider_st *deflt;
+} test_env;
+
+int test_env_open(test_env *e, const char *moddir, const char *config);
+void test_env_close(test_env *e);
 
 #endif /* MLKEM_TEST_UTIL_H */

@@ -7,28 +7,28 @@
  *             recoding's edge cases: a carry through every digit, the top
  *             digit 8, digits -8), and all-zero and all-one bytes, against
  *             libcrypto's X25519 (the default provider);
- *   random    10,000 random scalars against libcrypto's;
+ *   random    10,000 scalars from the seeded test_rng against libcrypto's;
  *   shared    the public keys work: X25519 between two key pairs made
  *             here, through libcrypto, agrees on both sides.
- * Exit 0 when every check holds; a failing check prints its inputs.
+ * Counted checks (TEST_CHECK); a failing comparison prints its inputs.
+ * Set-up that cannot fail for a sound libcrypto (decoding the hex vectors,
+ * libcrypto's own X25519) is TEST_REQUIRE: no later check means anything
+ * without it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/evp.h>
-#include <openssl/rand.h>
 
 #include "curve25519/x25519.h"
 #include "test/common/test_util.h"
 
-static int failures;
-
-/* The 32-byte value of a 64-digit hex string (test data: abort if not). */
+/* The 32-byte value of a 64-digit hex string (test data). */
 static void unhex(uint8_t out[32], const char *s)
 {
-    if (test_hex_decode(out, 32, s, strlen(s)) != 0)
-        abort();
+    TEST_REQUIRE(test_hex_decode(out, 32, s, strlen(s)) == 0,
+                 "bad test vector %s", s);
 }
 
 static void hex(const char *label, const uint8_t *p)
@@ -42,13 +42,11 @@ static void hex(const char *label, const uint8_t *p)
 static int check(const char *what, const uint8_t *got, const uint8_t *want,
                  const uint8_t *k)
 {
-    if (memcmp(got, want, 32) == 0)
+    if (TEST_CHECK(memcmp(got, want, 32) == 0, "%s", what))
         return 1;
-    fprintf(stderr, "FAIL %s\n", what);
     hex("k   ", k);
     hex("got ", got);
     hex("want", want);
-    failures++;
     return 0;
 }
 
@@ -64,8 +62,7 @@ static EVP_PKEY *ossl_key(const uint8_t k[32])
 {
     EVP_PKEY *p = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, NULL, k, 32);
 
-    if (p == NULL)
-        abort();
+    TEST_REQUIRE(p != NULL, "libcrypto X25519 private key");
     return p;
 }
 
@@ -74,8 +71,8 @@ static void ossl_pub(uint8_t out[32], const uint8_t k[32])
     EVP_PKEY *p = ossl_key(k);
     size_t len = 32;
 
-    if (EVP_PKEY_get_raw_public_key(p, out, &len) != 1 || len != 32)
-        abort();
+    TEST_REQUIRE(EVP_PKEY_get_raw_public_key(p, out, &len) == 1 && len == 32,
+                 "libcrypto X25519 public key");
     EVP_PKEY_free(p);
 }
 
@@ -118,14 +115,13 @@ static void test_edge(void)
     printf("edge: %d scalars agree with libcrypto\n", n);
 }
 
-static void test_random(void)
+static void test_random(test_rng *rng)
 {
     uint8_t k[32], a[32], b[32];
     int i, n = 0;
 
     for (i = 0; i < 10000; i++) {
-        if (RAND_bytes(k, 32) != 1)
-            abort();
+        test_rng_bytes(rng, k, 32);
         ours(a, k);
         ossl_pub(b, k);
         n += check("random scalar", a, b, k);
@@ -140,23 +136,23 @@ static void derive(uint8_t out[32], const uint8_t k[32], const uint8_t pub[32])
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(priv, NULL);
     size_t len = 32;
 
-    if (peer == NULL || ctx == NULL || EVP_PKEY_derive_init(ctx) != 1
-        || EVP_PKEY_derive_set_peer(ctx, peer) != 1
-        || EVP_PKEY_derive(ctx, out, &len) != 1 || len != 32)
-        abort();
+    TEST_REQUIRE(peer != NULL && ctx != NULL && EVP_PKEY_derive_init(ctx) == 1
+                     && EVP_PKEY_derive_set_peer(ctx, peer) == 1
+                     && EVP_PKEY_derive(ctx, out, &len) == 1 && len == 32,
+                 "libcrypto X25519 derive");
     EVP_PKEY_CTX_free(ctx);
     EVP_PKEY_free(peer);
     EVP_PKEY_free(priv);
 }
 
-static void test_shared(void)
+static void test_shared(test_rng *rng)
 {
     uint8_t ka[32], kb[32], pa[32], pb[32], sa[32], sb[32];
     int i, n = 0;
 
     for (i = 0; i < 100; i++) {
-        if (RAND_bytes(ka, 32) != 1 || RAND_bytes(kb, 32) != 1)
-            abort();
+        test_rng_bytes(rng, ka, 32);
+        test_rng_bytes(rng, kb, 32);
         ours(pa, ka);
         ours(pb, kb);
         derive(sa, ka, pb);
@@ -168,24 +164,21 @@ static void test_shared(void)
 
 int main(void)
 {
+    test_rng rng;
+
+    test_rng_init(&rng, "test_x25519");
     test_rfc7748();
     test_edge();
-    test_random();
-    test_shared();
-    if (failures != 0) {
-        fprintf(stderr, "test_x25519: %d failures\n", failures);
-        return 1;
-    }
-    printf("test_x25519: all checks passed\n");
-    return 0;
+    test_random(&rng);
+    test_shared(&rng);
+    return test_finish("test_x25519");
 }
 
 #else
 
 int main(void)
 {
-    printf("test_x25519: no 128-bit integers, X25519 not built\n");
-    return 77;
+    test_skip("test_x25519: no 128-bit integers, X25519 not built");
 }
 
 #endif

@@ -15,7 +15,7 @@
 #define MLKEM_FUZZ_PROVIDER_DIR "."
 #endif
 
-static hard_env env;
+static test_env env;
 static int env_ready;
 
 #define MAX_COUNTERS 32
@@ -44,30 +44,18 @@ static void fuzz_report(void)
     fputc('\n', stderr);
 }
 
-void fuzz_fail(const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "FUZZ ORACLE FAILED: %s:%d: ", file, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    hard_print_errors("    openssl: ");
-    abort();
-}
-
 const char *fuzz_provider_dir(void)
 {
     const char *dir = getenv("MLKEM_PROVIDER_DIR");
     return dir != NULL && *dir != '\0' ? dir : MLKEM_FUZZ_PROVIDER_DIR;
 }
 
-hard_env *fuzz_env(void)
+test_env *fuzz_env(void)
 {
     if (!env_ready) {
         const char *dir = fuzz_provider_dir();
-        if (!hard_env_open(&env, dir))
-            fuzz_fail(__FILE__, __LINE__, "cannot load mlkem from %s", dir);
+        TEST_REQUIRE(test_env_open(&env, dir, NULL),
+                     "cannot load mlkem from %s", dir);
         env_ready = 1;
         atexit(fuzz_report);
     }
@@ -76,13 +64,13 @@ hard_env *fuzz_env(void)
 
 void fuzz_served_by_mlkem(const EVP_PKEY *k, const char *what)
 {
-    FUZZ_ASSERT(hard_served_by_mlkem(k), "%s: key not served by mlkem", what);
+    TEST_REQUIRE(hard_served_by_mlkem(k), "%s: key not served by mlkem", what);
     fuzz_count(what);
 }
 
 void fuzz_rejected(const char *what)
 {
-    FUZZ_ASSERT(ERR_peek_error() != 0, "%s: failed without an error", what);
+    TEST_REQUIRE(ERR_peek_error() != 0, "%s: failed without an error", what);
     ERR_clear_error();
     fuzz_count(what);
 }
@@ -112,7 +100,7 @@ const uint8_t *fuzz_take(fuzz_in *in, size_t len, size_t *got)
 
 void fuzz_check_key(EVP_PKEY *k, const char *what)
 {
-    hard_env *e = fuzz_env();
+    test_env *e = fuzz_env();
     uint8_t pub[1700], pub2[1700], ct[1700], ss1[80], ss2[80];
     size_t publen = 0, publen2 = 0, ctlen = sizeof(ct), s1 = sizeof(ss1),
            s2 = sizeof(ss2);
@@ -121,35 +109,35 @@ void fuzz_check_key(EVP_PKEY *k, const char *what)
     EVP_PKEY *k2;
 
     fuzz_served_by_mlkem(k, what);
-    FUZZ_ASSERT(hard_get_pub(k, pub, sizeof(pub), &publen), "%s: no ek", what);
+    TEST_REQUIRE(hard_get_pub(k, pub, sizeof(pub), &publen), "%s: no ek", what);
     /* Public round trip: SPKI DER out and back in. */
-    FUZZ_ASSERT(hard_encode(k, EVP_PKEY_PUBLIC_KEY, "DER",
-                            "SubjectPublicKeyInfo", NULL, &der, &derlen),
-                "%s: SPKI encode", what);
+    TEST_REQUIRE(hard_encode(k, EVP_PKEY_PUBLIC_KEY, "DER",
+                                 "SubjectPublicKeyInfo", NULL, &der, &derlen),
+                     "%s: SPKI encode", what);
     k2 = hard_decode(e, "DER", der, derlen, NULL);
-    FUZZ_ASSERT(k2 != NULL && hard_get_pub(k2, pub2, sizeof(pub2), &publen2)
-                    && publen2 == publen && memcmp(pub, pub2, publen) == 0,
-                "%s: SPKI round trip", what);
+    TEST_REQUIRE(k2 != NULL && hard_get_pub(k2, pub2, sizeof(pub2), &publen2)
+                         && publen2 == publen && memcmp(pub, pub2, publen) == 0,
+                     "%s: SPKI round trip", what);
     EVP_PKEY_free(k2);
     OPENSSL_free(der);
     der = NULL;
     /* Private key: PKCS#8 round trip and a working key pair. */
     if (EVP_PKEY_get_octet_string_param(k, "priv", NULL, 0, &s1) == 1) {
-        FUZZ_ASSERT(hard_encode(k, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
-                                NULL, &der, &derlen),
-                    "%s: PKCS#8 encode", what);
+        TEST_REQUIRE(hard_encode(k, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
+                                     NULL, &der, &derlen),
+                         "%s: PKCS#8 encode", what);
         k2 = hard_decode(e, "DER", der, derlen, NULL);
-        FUZZ_ASSERT(k2 != NULL
-                        && hard_get_pub(k2, pub2, sizeof(pub2), &publen2)
-                        && publen2 == publen && memcmp(pub, pub2, publen) == 0,
-                    "%s: PKCS#8 round trip", what);
+        TEST_REQUIRE(k2 != NULL
+                             && hard_get_pub(k2, pub2, sizeof(pub2), &publen2)
+                             && publen2 == publen && memcmp(pub, pub2, publen) == 0,
+                         "%s: PKCS#8 round trip", what);
         EVP_PKEY_free(k2);
         OPENSSL_clear_free(der, derlen);
         s1 = sizeof(ss1);
-        FUZZ_ASSERT(hard_encaps(e, k, NULL, ct, &ctlen, ss1, &s1)
-                        && hard_decaps(e, k, ct, ctlen, ss2, &s2) && s1 == s2
-                        && memcmp(ss1, ss2, s1) == 0,
-                    "%s: the key pair does not work", what);
+        TEST_REQUIRE(hard_encaps(e, k, NULL, ct, &ctlen, ss1, &s1)
+                             && hard_decaps(e, k, ct, ctlen, ss2, &s2) && s1 == s2
+                             && memcmp(ss1, ss2, s1) == 0,
+                         "%s: the key pair does not work", what);
     }
     ERR_clear_error();
 }

@@ -8,9 +8,9 @@
  * or, when unset, the build's provider directory compiled in
  * (MLKEM_FUZZ_PROVIDER_DIR).
  *
- * Oracles abort: a harness that finds an invariant broken calls FUZZ_ASSERT,
- * which prints the message and aborts, so libFuzzer records the input as a
- * crash. Every target also proves that our provider served what it fuzzes
+ * Oracles abort: a harness that finds an invariant broken fails a
+ * TEST_REQUIRE (test/common/test_util.h), which prints the message and the
+ * OpenSSL errors and aborts, so libFuzzer records the input as a crash. Every target also proves that our provider served what it fuzzes
  * (fuzz_served_by_mlkem on every key it obtains, and a known-good input at
  * start-up); fuzz_report() prints how often that happened at exit.
  */
@@ -25,20 +25,9 @@
 #include "test/hardening/hard_util.h"
 
 /* The shared environment (loaded on first use). */
-hard_env *fuzz_env(void);
+test_env *fuzz_env(void);
 /* The directory mlkem.so is loaded from. */
 const char *fuzz_provider_dir(void);
-
-/* Abort with a message (libFuzzer then saves the input). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noreturn, format(printf, 3, 4)))
-#endif
-void fuzz_fail(const char *file, int line, const char *fmt, ...);
-#define FUZZ_ASSERT(cond, ...)                                                 \
-    do {                                                                       \
-        if (!(cond))                                                           \
-            fuzz_fail(__FILE__, __LINE__, __VA_ARGS__);                        \
-    } while (0)
 
 /* Count a key (or operation) our provider served: the key's keymgmt must
  * come from the provider loaded as "mlkem"; otherwise abort. */

@@ -34,7 +34,7 @@ static int is_mlkem(const EVP_PKEY *k)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    hard_env *e = fuzz_env();
+    test_env *e = fuzz_env();
     fuzz_in in = { data, size };
     unsigned sel = fuzz_byte(&in) % 6u;
     const unsigned char *p = in.p;

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char *const names[3] = { OSSL_PKEY_PARAM_PUB_KEY,
                                           OSSL_PKEY_PARAM_PRIV_KEY, "seed" };
-    hard_env *e = fuzz_env();
+    test_env *e = fuzz_env();
     fuzz_in in = { data, size };
     const hard_alg *a = &hard_algs[fuzz_byte(&in) % 3u];
     unsigned flags = fuzz_byte(&in);
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     params[n] = OSSL_PARAM_construct_end();
 
     ctx = EVP_PKEY_CTX_new_from_name(e->libctx, a->name, HARD_PROPQ);
-    FUZZ_ASSERT(ctx != NULL, "%s: no keymgmt", a->name);
+    TEST_REQUIRE(ctx != NULL, "%s: no keymgmt", a->name);
     ok = EVP_PKEY_fromdata_init(ctx) == 1
          && EVP_PKEY_fromdata(ctx, &k, selection, params) == 1;
     EVP_PKEY_CTX_free(ctx);
@@ -67,9 +67,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (pub != NULL) {
         uint8_t got[1700];
         size_t gotlen = 0;
-        FUZZ_ASSERT(hard_get_pub(k, got, sizeof(got), &gotlen)
-                        && gotlen == publen && memcmp(got, pub, publen) == 0,
-                    "%s: the key's ek is not the pub given", a->name);
+        TEST_REQUIRE(hard_get_pub(k, got, sizeof(got), &gotlen)
+                             && gotlen == publen && memcmp(got, pub, publen) == 0,
+                         "%s: the key's ek is not the pub given", a->name);
     }
     EVP_PKEY_free(k);
     ERR_clear_error();

@@ -44,7 +44,7 @@ typedef struct {
 
 static fuzz_key keys[HARD_NALGS];
 
-static void init_keys(hard_env *e)
+static void init_keys(test_env *e)
 {
     static int done;
     static const uint8_t seed[64] = { 0xf0, 0x0d };
@@ -55,20 +55,20 @@ static void init_keys(hard_env *e)
         const hard_alg *a = &hard_algs[i];
         fuzz_key *k = &keys[i];
         k->key = hard_keygen(e, a, a->hybrid ? NULL : seed);
-        FUZZ_ASSERT(k->key != NULL, "%s: start-up key", a->name);
+        TEST_REQUIRE(k->key != NULL, "%s: start-up key", a->name);
         fuzz_served_by_mlkem(k->key, "start-up key");
         k->ctlen = sizeof(k->ct);
         k->sslen = sizeof(k->ss);
-        FUZZ_ASSERT(hard_encaps(e, k->key, a->hybrid ? NULL : ikme, k->ct,
-                                &k->ctlen, k->ss, &k->sslen),
-                    "%s: start-up encaps", a->name);
+        TEST_REQUIRE(hard_encaps(e, k->key, a->hybrid ? NULL : ikme, k->ct,
+                                     &k->ctlen, k->ss, &k->sslen),
+                         "%s: start-up encaps", a->name);
         if (!a->hybrid) {
             uint8_t dk[3168];
             size_t dklen = 0;
-            FUZZ_ASSERT(EVP_PKEY_get_octet_string_param(
-                            k->key, OSSL_PKEY_PARAM_PRIV_KEY, dk, sizeof(dk),
-                            &dklen) == 1 && dklen >= 32,
-                        "%s: dk", a->name);
+            TEST_REQUIRE(EVP_PKEY_get_octet_string_param(
+                                 k->key, OSSL_PKEY_PARAM_PRIV_KEY, dk, sizeof(dk),
+                                 &dklen) == 1 && dklen >= 32,
+                             "%s: dk", a->name);
             memcpy(k->z, dk + dklen - 32, 32); /* dk = ... || H(ek) || z */
             OPENSSL_cleanse(dk, sizeof(dk));
         }
@@ -76,21 +76,21 @@ static void init_keys(hard_env *e)
     done = 1;
 }
 
-static void shake256_2(hard_env *e, const uint8_t *a, size_t alen,
+static void shake256_2(test_env *e, const uint8_t *a, size_t alen,
                        const uint8_t *b, size_t blen, uint8_t out[32])
 {
     EVP_MD *md = EVP_MD_fetch(e->libctx, "SHAKE256", "provider=default");
     EVP_MD_CTX *c = EVP_MD_CTX_new();
-    FUZZ_ASSERT(md != NULL && c != NULL && EVP_DigestInit_ex(c, md, NULL) == 1
-                    && EVP_DigestUpdate(c, a, alen) == 1
-                    && EVP_DigestUpdate(c, b, blen) == 1
-                    && EVP_DigestFinalXOF(c, out, 32) == 1,
-                "SHAKE256");
+    TEST_REQUIRE(md != NULL && c != NULL && EVP_DigestInit_ex(c, md, NULL) == 1
+                         && EVP_DigestUpdate(c, a, alen) == 1
+                         && EVP_DigestUpdate(c, b, blen) == 1
+                         && EVP_DigestFinalXOF(c, out, 32) == 1,
+                     "SHAKE256");
     EVP_MD_CTX_free(c);
     EVP_MD_free(md);
 }
 
-static void do_encaps(hard_env *e, const hard_alg *a, const uint8_t *pub,
+static void do_encaps(test_env *e, const hard_alg *a, const uint8_t *pub,
                       size_t len)
 {
     uint8_t ct[1700], ss[80], got[1700];
@@ -102,14 +102,14 @@ static void do_encaps(hard_env *e, const hard_alg *a, const uint8_t *pub,
         return;
     }
     fuzz_served_by_mlkem(k, "public key accepted");
-    FUZZ_ASSERT(len == a->pub, "%s: a %zu-byte public key was accepted",
-                a->name, len);
-    FUZZ_ASSERT(hard_get_pub(k, got, sizeof(got), &gotlen) && gotlen == len
-                    && memcmp(got, pub, len) == 0,
-                "%s: the key does not export the bytes given", a->name);
+    TEST_REQUIRE(len == a->pub, "%s: a %zu-byte public key was accepted",
+                     a->name, len);
+    TEST_REQUIRE(hard_get_pub(k, got, sizeof(got), &gotlen) && gotlen == len
+                         && memcmp(got, pub, len) == 0,
+                     "%s: the key does not export the bytes given", a->name);
     if (hard_encaps(e, k, NULL, ct, &ctlen, ss, &sslen)) {
-        FUZZ_ASSERT(ctlen == a->ct && sslen == a->ss,
-                    "%s: encaps gave %zu / %zu bytes", a->name, ctlen, sslen);
+        TEST_REQUIRE(ctlen == a->ct && sslen == a->ss,
+                         "%s: encaps gave %zu / %zu bytes", a->name, ctlen, sslen);
         fuzz_count("encapsulated");
     } else {
         /* A hybrid's classical half can still fail (e.g. an X25519 share
@@ -119,7 +119,7 @@ static void do_encaps(hard_env *e, const hard_alg *a, const uint8_t *pub,
     EVP_PKEY_free(k);
 }
 
-static void do_decaps(hard_env *e, int i, const uint8_t *ct, size_t len)
+static void do_decaps(test_env *e, int i, const uint8_t *ct, size_t len)
 {
     const hard_alg *a = &hard_algs[i];
     fuzz_key *k = &keys[i];
@@ -137,29 +137,29 @@ static void do_decaps(hard_env *e, int i, const uint8_t *ct, size_t len)
         fuzz_rejected("decaps rejected");
         return;
     }
-    FUZZ_ASSERT(len == a->ct && sslen == a->ss,
-                "%s: decaps of %zu bytes gave %zu bytes", a->name, len, sslen);
+    TEST_REQUIRE(len == a->ct && sslen == a->ss,
+                     "%s: decaps of %zu bytes gave %zu bytes", a->name, len, sslen);
     if (a->hybrid) {
         fuzz_count("hybrid decapsulated");
         return;
     }
     if (len == k->ctlen && memcmp(ct, k->ct, len) == 0) {
-        FUZZ_ASSERT(memcmp(ss, k->ss, 32) == 0,
-                    "%s: the valid ciphertext gave the wrong secret", a->name);
+        TEST_REQUIRE(memcmp(ss, k->ss, 32) == 0,
+                         "%s: the valid ciphertext gave the wrong secret", a->name);
         fuzz_count("valid ciphertext");
         return;
     }
     shake256_2(e, k->z, 32, ct, len, kbar);
-    FUZZ_ASSERT(memcmp(ss, kbar, 32) == 0,
-                "%s: a ciphertext other than the known valid one was not "
-                "implicitly rejected", a->name);
+    TEST_REQUIRE(memcmp(ss, kbar, 32) == 0,
+                     "%s: a ciphertext other than the known valid one was not "
+                     "implicitly rejected", a->name);
     fuzz_count("implicitly rejected");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    hard_env *e = fuzz_env();
+    test_env *e = fuzz_env();
     fuzz_in in = { data, size };
     int i = fuzz_byte(&in) % HARD_NALGS;
     int decaps = fuzz_byte(&in) & 1;

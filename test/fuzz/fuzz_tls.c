@@ -46,10 +46,9 @@ static void init_tls(void)
     static int done;
     if (done)
         return;
-    if (tls_env_init(&env, fuzz_provider_dir()) != 0)
-        fuzz_fail(__FILE__, __LINE__, "tls_env_init");
+    TEST_REQUIRE(tls_env_init(&env, fuzz_provider_dir()) == 0, "tls_env_init");
     sctx = tls_server_ctx(&env, NULL, ALL_GROUPS);
-    FUZZ_ASSERT(sctx != NULL, "server SSL_CTX with %s", ALL_GROUPS);
+    TEST_REQUIRE(sctx != NULL, "server SSL_CTX with %s", ALL_GROUPS);
     for (int g = 0; g < TLS_NGROUPS; g++) {
         char list[256];
         tls_pair p;
@@ -61,14 +60,14 @@ static void init_tls(void)
                 strcat(list, tls_group_names[o]);
             }
         cctx[g] = tls_client_ctx(&env, NULL, list);
-        FUZZ_ASSERT(cctx[g] != NULL, "client SSL_CTX with %s", list);
-        FUZZ_ASSERT(tls_pair_new(&p, cctx[g], sctx) == 0
-                        && tls_pair_handshake(&p)
-                        && strcmp(tls_negotiated_group(p.client),
-                                  tls_group_names[g]) == 0
-                        && strcmp(tls_negotiated_group(p.server),
-                                  tls_group_names[g]) == 0,
-                    "start-up handshake over %s", tls_group_names[g]);
+        TEST_REQUIRE(cctx[g] != NULL, "client SSL_CTX with %s", list);
+        TEST_REQUIRE(tls_pair_new(&p, cctx[g], sctx) == 0
+                             && tls_pair_handshake(&p)
+                             && strcmp(tls_negotiated_group(p.client),
+                                       tls_group_names[g]) == 0
+                             && strcmp(tls_negotiated_group(p.server),
+                                       tls_group_names[g]) == 0,
+                         "start-up handshake over %s", tls_group_names[g]);
         tls_pair_free(&p);
         fuzz_count("handshake ok");
     }
@@ -100,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
     rbio = BIO_new(BIO_s_mem());
     wbio = BIO_new(BIO_s_mem());
-    FUZZ_ASSERT(s != NULL && rbio != NULL && wbio != NULL, "SSL objects");
+    TEST_REQUIRE(s != NULL && rbio != NULL && wbio != NULL, "SSL objects");
     BIO_set_mem_eof_return(rbio, -1); /* empty: "retry", not EOF */
     SSL_set_bio(s, rbio, wbio);
 #ifdef FUZZ_TLS_SERVER

@@ -33,14 +33,6 @@
 #include "test/tls/tls_common.h"
 
 static const char *outdir, *moddir;
-static int failures;
-
-static void fail(const char *what)
-{
-    fprintf(stderr, "FAIL: %s\n", what);
-    ERR_print_errors_fp(stderr);
-    failures++;
-}
 
 static void put(const char *sub, const char *name, uint8_t tag0, int ntag,
                 uint8_t tag1, const uint8_t *data, size_t len)
@@ -50,16 +42,14 @@ static void put(const char *sub, const char *name, uint8_t tag0, int ntag,
     snprintf(path, sizeof(path), "%s/%s", outdir, sub);
     mkdir(path, 0755);
     snprintf(path, sizeof(path), "%s/%s/%s", outdir, sub, name);
-    if ((f = fopen(path, "wb")) == NULL) {
-        fail(path);
+    if (!TEST_CHECK((f = fopen(path, "wb")) != NULL, "cannot write %s", path))
         return;
-    }
     if (ntag >= 1)
         fputc(tag0, f);
     if (ntag >= 2)
         fputc(tag1, f);
     fwrite(data, 1, len, f);
-    fclose(f);
+    TEST_CHECK(fclose(f) == 0, "%s: write error", path);
 }
 
 /* A library context whose mlkem section has the given extra line. */
@@ -96,10 +86,10 @@ static void gen_decode(void)
         seed[i] = (uint8_t)i;
     for (int f = 0; f < 6; f++) {
         char line[128], name[128];
-        hard_env e = { 0 };
+        test_env e = { 0 };
         snprintf(line, sizeof(line), "ml-kem.output_formats = %s", forms[f]);
         if ((e.libctx = ctx_with(line)) == NULL) {
-            fail(line);
+            TEST_FAIL("%s", line);
             continue;
         }
         for (int v = 0; v < 3; v++) {
@@ -108,7 +98,7 @@ static void gen_decode(void)
             uint8_t *out;
             size_t len;
             if (k == NULL) {
-                fail(a->name);
+                TEST_FAIL("%s", a->name);
                 continue;
             }
             if (hard_encode(k, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", NULL,
@@ -118,7 +108,7 @@ static void gen_decode(void)
                 put("decode", name, 1, 1, 0, out, len);
                 OPENSSL_clear_free(out, len);
             } else {
-                fail(name);
+                TEST_FAIL("%s", name);
             }
             if (f != 0) {
                 EVP_PKEY_free(k);
@@ -180,7 +170,7 @@ static void put_params(const char *name, int v, unsigned flags,
     put("fromdata", name, (uint8_t)v, 2, (uint8_t)flags, buf, n);
 }
 
-static void gen_fromdata_kem(hard_env *e)
+static void gen_fromdata_kem(test_env *e)
 {
     static const uint8_t kem_seed[64] = { 0xf0, 0x0d };
     static const uint8_t kem_ikme[32] = { 0x1c, 0xe0 };
@@ -195,7 +185,7 @@ static void gen_fromdata_kem(hard_env *e)
         size_t publen = 0, dklen = 0, ctlen = sizeof(ct), sslen = sizeof(ss);
         char name[128];
         if (k == NULL || kk == NULL || !hard_get_pub(k, pub, sizeof(pub), &publen)) {
-            fail(a->name);
+            TEST_FAIL("%s", a->name);
             EVP_PKEY_free(k);
             EVP_PKEY_free(kk);
             continue;
@@ -224,7 +214,7 @@ static void gen_fromdata_kem(hard_env *e)
             snprintf(name, sizeof(name), "decaps-%s", a->name);
             put("kem", name, (uint8_t)v, 2, 1, ct, ctlen);
         } else {
-            fail(a->name);
+            TEST_FAIL("%s", a->name);
         }
         OPENSSL_cleanse(dk, sizeof(dk));
         EVP_PKEY_free(k);
@@ -246,7 +236,7 @@ static void gen_tls(void)
     static uint8_t buf[1 << 16];
 
     if (tls_env_init(&env, moddir) != 0) {
-        fail("tls_env_init");
+        TEST_FAIL("%s", "tls_env_init");
         return;
     }
     sctx = tls_server_ctx(&env, NULL,
@@ -258,7 +248,7 @@ static void gen_tls(void)
         size_t n;
         char name[64];
         if (sctx == NULL || cctx == NULL || tls_pair_new(&p, cctx, sctx) != 0) {
-            fail("tls setup");
+            TEST_FAIL("%s", "tls setup");
             SSL_CTX_free(cctx);
             continue;
         }
@@ -273,7 +263,7 @@ static void gen_tls(void)
         snprintf(name, sizeof(name), "serverflight-%s", tls_group_names[g]);
         put("tls_client", name, (uint8_t)g, 1, 0, buf, n);
         if (n == 0)
-            fail(name);
+            TEST_FAIL("%s", name);
         tls_pair_free(&p);
         SSL_CTX_free(cctx);
     }
@@ -283,21 +273,19 @@ static void gen_tls(void)
 
 int main(int argc, char **argv)
 {
-    hard_env e;
+    test_env e;
     if (argc != 3) {
         fprintf(stderr, "usage: %s <provider dir> <corpus dir>\n", argv[0]);
         return 2;
     }
     moddir = argv[1];
     outdir = argv[2];
-    if (!hard_env_open(&e, moddir))
-        return 1;
+    if (!test_env_open(&e, moddir, NULL))
+        return test_finish("gen_corpus");
     gen_decode();
     gen_fromdata_kem(&e);
     gen_tls();
-    hard_env_close(&e);
-    if (failures != 0)
-        return 1;
+    test_env_close(&e);
     printf("corpus written to %s\n", outdir);
-    return 0;
+    return test_finish("gen_corpus");
 }

@@ -313,7 +313,7 @@ static void set_probe(size_t i, const char *name, const uint8_t *p)
 
 /* Fixture of one algorithm: keys and expected results from clean runs. */
 typedef struct {
-    hard_env *e;
+    test_env *e;
     const hard_alg *a;
     EVP_PKEY *priv, *pub;
     uint8_t seed[64], ikme[32];
@@ -620,7 +620,7 @@ static const op_desc ops[] = {
 
 /* ---- Fixture set-up (no injection) --------------------------------------------- */
 
-static int fixture_init(fixture *f, hard_env *e, const hard_alg *a)
+static int fixture_init(fixture *f, test_env *e, const hard_alg *a)
 {
     size_t sslen;
     memset(f, 0, sizeof(*f));
@@ -632,55 +632,55 @@ static int fixture_init(fixture *f, hard_env *e, const hard_alg *a)
     for (int i = 0; i < 32; i++)
         f->ikme[i] = (uint8_t)(0x80 | (i * 53 + 7));
     f->priv = hard_keygen(e, a, a->hybrid ? NULL : f->seed);
-    if (!HCHECK(f->priv != NULL
-                    && hard_get_pub(f->priv, f->pubenc, sizeof(f->pubenc),
-                                    &f->publen),
-                "%s: fixture key", a->name))
+    if (!TEST_CHECK(f->priv != NULL
+                        && hard_get_pub(f->priv, f->pubenc, sizeof(f->pubenc),
+                                        &f->publen),
+                    "%s: fixture key", a->name))
         return 0;
     f->pub = hard_pub_from(e, a, f->pubenc, f->publen);
-    if (!HCHECK(f->pub != NULL, "%s: fixture public key", a->name))
+    if (!TEST_CHECK(f->pub != NULL, "%s: fixture public key", a->name))
         return 0;
     f->ctlen = sizeof(f->ct);
     f->sslen = sizeof(f->ss);
     if (a->hybrid) {
         /* A hybrid KEM takes no ikme: the fixture's ciphertext is random. */
-        if (!HCHECK(hard_encaps(e, f->pub, NULL, f->ct, &f->ctlen, f->ss,
-                                &f->sslen),
-                    "%s: fixture encaps", a->name))
+        if (!TEST_CHECK(hard_encaps(e, f->pub, NULL, f->ct, &f->ctlen, f->ss,
+                                    &f->sslen),
+                        "%s: fixture encaps", a->name))
             return 0;
-    } else if (!HCHECK(hard_encaps(e, f->pub, f->ikme, f->ct, &f->ctlen,
-                                   f->ss, &f->sslen),
-                       "%s: fixture encaps", a->name)) {
+    } else if (!TEST_CHECK(hard_encaps(e, f->pub, f->ikme, f->ct, &f->ctlen,
+                                       f->ss, &f->sslen),
+                           "%s: fixture encaps", a->name)) {
         return 0;
     }
     sslen = sizeof(f->ss_bad);
     memcpy(f->ct_bad, f->ct, f->ctlen);
     f->ct_bad[f->ctlen - 1] ^= 1;
     if (!a->hybrid
-        && !HCHECK(hard_decaps(e, f->priv, f->ct_bad, f->ctlen, f->ss_bad,
-                               &sslen),
-                   "%s: fixture rejected decaps", a->name))
+        && !TEST_CHECK(hard_decaps(e, f->priv, f->ct_bad, f->ctlen, f->ss_bad,
+                                   &sslen),
+                       "%s: fixture rejected decaps", a->name))
         return 0;
     if (a->hybrid)
         return 1;
-    if (!HCHECK(EVP_PKEY_get_octet_string_param(f->priv,
-                                                OSSL_PKEY_PARAM_PRIV_KEY, f->dk,
-                                                sizeof(f->dk), &f->dklen),
-                "%s: dk", a->name))
+    if (!TEST_CHECK(EVP_PKEY_get_octet_string_param(f->priv,
+                                                    OSSL_PKEY_PARAM_PRIV_KEY, f->dk,
+                                                    sizeof(f->dk), &f->dklen),
+                    "%s: dk", a->name))
         return 0;
-    return HCHECK(hard_encode(f->priv, EVP_PKEY_KEYPAIR, "DER",
-                              "PrivateKeyInfo", NULL, &f->der_priv,
-                              &f->der_privlen)
-                      && hard_encode(f->priv, EVP_PKEY_KEYPAIR, "PEM",
-                                     "PrivateKeyInfo", NULL, &f->pem_priv,
-                                     &f->pem_privlen)
-                      && hard_encode(f->priv, EVP_PKEY_KEYPAIR, "PEM",
-                                     "EncryptedPrivateKeyInfo", PASS,
-                                     &f->epem_priv, &f->epem_privlen)
-                      && hard_encode(f->priv, EVP_PKEY_PUBLIC_KEY, "DER",
-                                     "SubjectPublicKeyInfo", NULL, &f->der_pub,
-                                     &f->der_publen),
-                  "%s: fixture encodings", a->name);
+    return TEST_CHECK(hard_encode(f->priv, EVP_PKEY_KEYPAIR, "DER",
+                                  "PrivateKeyInfo", NULL, &f->der_priv,
+                                  &f->der_privlen)
+                          && hard_encode(f->priv, EVP_PKEY_KEYPAIR, "PEM",
+                                         "PrivateKeyInfo", NULL, &f->pem_priv,
+                                         &f->pem_privlen)
+                          && hard_encode(f->priv, EVP_PKEY_KEYPAIR, "PEM",
+                                         "EncryptedPrivateKeyInfo", PASS,
+                                         &f->epem_priv, &f->epem_privlen)
+                          && hard_encode(f->priv, EVP_PKEY_PUBLIC_KEY, "DER",
+                                         "SubjectPublicKeyInfo", NULL, &f->der_pub,
+                                         &f->der_publen),
+                      "%s: fixture encodings", a->name);
 }
 
 static void fixture_free(fixture *f)
@@ -741,13 +741,13 @@ static void run_op(fixture *f, const op_desc *op)
         indirect += H.direct != NULL && !H.direct[i];
     if (indirect > MAX_INDIRECT)
         stride = (indirect + MAX_INDIRECT - 1) / MAX_INDIRECT;
-    if (!HCHECK(r == 1, "%s %s: clean run failed", f->a->name, op->name)) {
+    if (!TEST_CHECK(r == 1, "%s %s: clean run failed", f->a->name, op->name)) {
         free(H.direct);
         H.direct = NULL;
         return;
     }
-    HCHECK(H.live == live0, "%s %s: clean run leaves %ld provider "
-           "allocations", f->a->name, op->name, H.live - live0);
+    TEST_CHECK(H.live == live0, "%s %s: clean run leaves %ld provider "
+               "allocations", f->a->name, op->name, H.live - live0);
 
     long k_indirect = 0, runs = 0;
     for (long i = 1; i <= n; i++) {
@@ -770,19 +770,19 @@ static void run_op(fixture *f, const op_desc *op)
         total_injected += H.injected;
         if (r == 0) {
             fails++;
-            HCHECK(ERR_peek_error() != 0, "%s %s: allocation %ld of %ld "
-                   "(%s:%d) failed, the operation failed without an error",
-                   f->a->name, op->name, i, n, site_file(), H.failed_line);
+            TEST_CHECK(ERR_peek_error() != 0, "%s %s: allocation %ld of %ld "
+                       "(%s:%d) failed, the operation failed without an error",
+                       f->a->name, op->name, i, n, site_file(), H.failed_line);
         } else {
             successes++;
         }
-        HCHECK(r >= 0, "%s %s: allocation %ld of %ld (%s:%d) failed: wrong "
-               "result or partial output", f->a->name, op->name, i, n,
-               site_file(), H.failed_line);
-        if (!HCHECK(H.live == before, "%s %s: allocation %ld of %ld (%s:%d) "
-                    "failed: %ld provider allocation(s) leaked", f->a->name,
-                    op->name, i, n, site_file(), H.failed_line,
-                    H.live - before))
+        TEST_CHECK(r >= 0, "%s %s: allocation %ld of %ld (%s:%d) failed: wrong "
+                   "result or partial output", f->a->name, op->name, i, n,
+                   site_file(), H.failed_line);
+        if (!TEST_CHECK(H.live == before, "%s %s: allocation %ld of %ld (%s:%d) "
+                        "failed: %ld provider allocation(s) leaked", f->a->name,
+                        op->name, i, n, site_file(), H.failed_line,
+                        H.live - before))
             print_leaked();
         ERR_clear_error();
     }
@@ -800,17 +800,17 @@ int main(int argc, char **argv)
     const char *filter = argc > 2 ? argv[2] : NULL;
     const char *moddir = hard_moddir(argc, argv);
     void *warm[4];
-    hard_env e;
+    test_env e;
 
-    if (!HCHECK(hooked, "CRYPTO_set_mem_functions refused: something "
-                "allocated before main()"))
-        return hard_finish("alloc_fail");
+    if (!TEST_CHECK(hooked, "CRYPTO_set_mem_functions refused: something "
+                    "allocated before main()"))
+        return test_finish("alloc_fail");
     backtrace(warm, 4); /* loads the unwinder before any hook needs it */
-    if (!hard_env_open(&e, moddir))
+    if (!test_env_open(&e, moddir, NULL))
         return 1;
     dl_iterate_phdr(find_module, NULL);
-    if (!HCHECK(H.nranges > 0, "mlkem.so is not mapped"))
-        return hard_finish("alloc_fail");
+    if (!TEST_CHECK(H.nranges > 0, "mlkem.so is not mapped"))
+        return test_finish("alloc_fail");
 
     for (size_t ai = 0; ai < HARD_NALGS; ai++) {
         const hard_alg *a = &hard_algs[ai];
@@ -844,13 +844,13 @@ int main(int argc, char **argv)
     }
     for (size_t u = 0; u < H.nunwiped; u++) {
         const char *af = H.unwiped[u].afile, *ff = H.unwiped[u].ffile;
-        HCHECK(0, "%ld block(s) holding %s freed unwiped: allocated at %s:%d, "
-               "freed at %s:%d", H.unwiped[u].count, H.unwiped[u].what,
-               af ? af : "?", H.unwiped[u].aline, ff ? ff : "?",
-               H.unwiped[u].fline);
+        TEST_CHECK(0, "%ld block(s) holding %s freed unwiped: allocated at %s:%d, "
+                   "freed at %s:%d", H.unwiped[u].count, H.unwiped[u].what,
+                   af ? af : "?", H.unwiped[u].aline, ff ? ff : "?",
+                   H.unwiped[u].fline);
     }
     printf("alloc_fail: %ld runs, %ld allocations failed on purpose\n",
            total_runs, total_injected);
-    hard_env_close(&e);
-    return hard_finish("alloc_fail");
+    test_env_close(&e);
+    return test_finish("alloc_fail");
 }

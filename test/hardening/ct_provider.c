@@ -98,7 +98,7 @@ __attribute__((visibility("default"))) int getentropy(void *buf, size_t len)
     return 0;
 }
 
-static const char *backend_of(hard_env *e)
+static const char *backend_of(test_env *e)
 {
     static char info[256];
     const char *bi = NULL;
@@ -113,7 +113,7 @@ static const char *backend_of(hard_env *e)
 }
 
 /* The pure sets: every operation with secrets marked. */
-static void check_pure(hard_env *e, const hard_alg *a)
+static void check_pure(test_env *e, const hard_alg *a)
 {
     uint8_t seed[64], ikme[32], pub[1568], ct[1568], ct2[1568], ss1[32],
         ss2[32], ss3[32];
@@ -131,43 +131,43 @@ static void check_pure(hard_env *e, const hard_alg *a)
     /* KeyGen from a secret seed, and from the RBG. */
     k = hard_keygen(e, a, seed);
     kr = hard_keygen(e, a, NULL);
-    if (!HCHECK(k != NULL && kr != NULL, "%s keygen", a->name))
+    if (!TEST_CHECK(k != NULL && kr != NULL, "%s keygen", a->name))
         goto end;
-    HCHECK(hard_get_pub(k, pub, sizeof(pub), &publen), "%s ek", a->name);
+    TEST_CHECK(hard_get_pub(k, pub, sizeof(pub), &publen), "%s ek", a->name);
     PUBLIC(pub, publen); /* ek is public */
     /* Encaps to the public key (as a peer would hold it): with a secret
      * ikme, and with m from the RBG. */
     pk = hard_pub_from(e, a, pub, publen);
-    HCHECK(pk != NULL && hard_encaps(e, pk, ikme, ct, &ctlen, ss1, &l1)
-               && hard_encaps(e, pk, NULL, ct2, &ct2len, ss3, &l3),
-           "%s encaps", a->name);
+    TEST_CHECK(pk != NULL && hard_encaps(e, pk, ikme, ct, &ctlen, ss1, &l1)
+                   && hard_encaps(e, pk, NULL, ct2, &ct2len, ss3, &l3),
+               "%s encaps", a->name);
     EVP_PKEY_free(pk);
     PUBLIC(ct, ctlen);
     PUBLIC(ct2, ct2len);
     /* Decaps: valid, then rejected. */
-    HCHECK(hard_decaps(e, k, ct, ctlen, ss2, &l2), "%s decaps", a->name);
+    TEST_CHECK(hard_decaps(e, k, ct, ctlen, ss2, &l2), "%s decaps", a->name);
     PUBLIC(ss1, 32);
     PUBLIC(ss2, 32);
-    HCHECK(memcmp(ss1, ss2, 32) == 0, "%s: secrets differ", a->name);
+    TEST_CHECK(memcmp(ss1, ss2, 32) == 0, "%s: secrets differ", a->name);
     ct[5] ^= 0x10;
     l2 = 32;
-    HCHECK(hard_decaps(e, k, ct, ctlen, ss2, &l2), "%s decaps (rejected)",
-           a->name);
+    TEST_CHECK(hard_decaps(e, k, ct, ctlen, ss2, &l2), "%s decaps (rejected)",
+               a->name);
     PUBLIC(ss2, 32);
-    HCHECK(memcmp(ss1, ss2, 32) != 0, "%s: tampered ciphertext accepted",
-           a->name);
+    TEST_CHECK(memcmp(ss1, ss2, 32) != 0, "%s: tampered ciphertext accepted",
+               a->name);
     /* The random key pair too. */
     l2 = 32;
     ct2len = sizeof(ct2);
     l3 = 32;
-    HCHECK(hard_encaps(e, kr, NULL, ct2, &ct2len, ss3, &l3)
-               && hard_decaps(e, kr, (PUBLIC(ct2, ct2len), ct2), ct2len, ss2,
-                              &l2),
-           "%s random key", a->name);
+    TEST_CHECK(hard_encaps(e, kr, NULL, ct2, &ct2len, ss3, &l3)
+                   && hard_decaps(e, kr, (PUBLIC(ct2, ct2len), ct2), ct2len, ss2,
+                                  &l2),
+               "%s random key", a->name);
     PUBLIC(ss2, 32);
     PUBLIC(ss3, 32);
-    HCHECK(memcmp(ss2, ss3, 32) == 0, "%s: random key secrets differ",
-           a->name);
+    TEST_CHECK(memcmp(ss2, ss3, 32) == 0, "%s: random key secrets differ",
+               a->name);
 end:
     EVP_PKEY_free(k);
     EVP_PKEY_free(kr);
@@ -175,29 +175,29 @@ end:
 
 /* A hybrid in libssl's order: client keygen, server share import and
  * encapsulation, client decapsulation. */
-static void check_hybrid(hard_env *e, const hard_alg *a)
+static void check_hybrid(test_env *e, const hard_alg *a)
 {
     uint8_t pub[1700], ct[1700], ss1[80], ss2[80];
     size_t publen = 0, ctlen = sizeof(ct), l1 = sizeof(ss1), l2 = sizeof(ss2);
     EVP_PKEY *client = hard_keygen(e, a, NULL), *server = NULL;
 
-    if (!HCHECK(client != NULL && hard_get_pub(client, pub, sizeof(pub),
-                                               &publen),
-                "%s client keygen", a->name))
+    if (!TEST_CHECK(client != NULL && hard_get_pub(client, pub, sizeof(pub),
+                                                   &publen),
+                    "%s client keygen", a->name))
         goto end;
     PUBLIC(pub, publen); /* the client share goes on the wire */
     server = hard_pub_from(e, a, pub, publen);
-    if (!HCHECK(server != NULL
-                    && hard_encaps(e, server, NULL, ct, &ctlen, ss1, &l1),
-                "%s server encaps", a->name))
+    if (!TEST_CHECK(server != NULL
+                        && hard_encaps(e, server, NULL, ct, &ctlen, ss1, &l1),
+                    "%s server encaps", a->name))
         goto end;
     PUBLIC(ct, ctlen); /* the server share goes on the wire */
-    HCHECK(hard_decaps(e, client, ct, ctlen, ss2, &l2), "%s client decaps",
-           a->name);
+    TEST_CHECK(hard_decaps(e, client, ct, ctlen, ss2, &l2), "%s client decaps",
+               a->name);
     PUBLIC(ss1, l1);
     PUBLIC(ss2, l2);
-    HCHECK(l1 == a->ss && l2 == l1 && memcmp(ss1, ss2, l1) == 0,
-           "%s: secrets differ", a->name);
+    TEST_CHECK(l1 == a->ss && l2 == l1 && memcmp(ss1, ss2, l1) == 0,
+               "%s: secrets differ", a->name);
 end:
     EVP_PKEY_free(client);
     EVP_PKEY_free(server);
@@ -214,7 +214,7 @@ __attribute__((noinline)) static int ct_negative_control_branch(
     return r;
 }
 
-static int negative_control(hard_env *e)
+static int negative_control(test_env *e)
 {
     const hard_alg *a = &hard_algs[1];
     uint8_t ct[1568], ss[32], ss2[32];
@@ -222,19 +222,19 @@ static int negative_control(hard_env *e)
     EVP_PKEY *k = hard_keygen(e, a, NULL);
     unsigned before, after;
 
-    if (!HCHECK(k != NULL && hard_encaps(e, k, NULL, ct, &ctlen, ss, &l),
-                "negative control: keygen / encaps"))
+    if (!TEST_CHECK(k != NULL && hard_encaps(e, k, NULL, ct, &ctlen, ss, &l),
+                    "negative control: keygen / encaps"))
         return 1;
     PUBLIC(ct, ctlen);
-    HCHECK(hard_decaps(e, k, ct, ctlen, ss2, &l2), "negative control: decaps");
+    TEST_CHECK(hard_decaps(e, k, ct, ctlen, ss2, &l2), "negative control: decaps");
     EVP_PKEY_free(k);
     before = VALGRIND_COUNT_ERRORS;
     (void)ct_negative_control_branch(ss2); /* ss2 NOT declassified */
     after = VALGRIND_COUNT_ERRORS;
     printf("negative control: memcheck errors %u -> %u\n", before, after);
-    if (!HCHECK(after > before, "negative control: a branch on the shared "
-                "secret from EVP_PKEY_decapsulate was NOT flagged (secrets "
-                "lose their marking, or memcheck is not checking)"))
+    if (!TEST_CHECK(after > before, "negative control: a branch on the shared "
+                    "secret from EVP_PKEY_decapsulate was NOT flagged (secrets "
+                    "lose their marking, or memcheck is not checking)"))
         return 1;
     printf("negative control: flagged, as it must be\n");
     return 0;
@@ -245,25 +245,25 @@ int main(int argc, char **argv)
     const char *moddir = hard_moddir(argc, argv);
     const char *want = getenv("MLKEM_BACKEND");
     int negative = argc > 2 && strcmp(argv[2], "--negative") == 0;
-    hard_env e;
+    test_env e;
     const char *bi;
 
     if (!RUNNING_ON_VALGRIND) {
         fprintf(stderr, "FAIL: this test must run under valgrind memcheck\n");
         return 1;
     }
-    if (!hard_env_open(&e, moddir))
+    if (!test_env_open(&e, moddir, NULL))
         return 1;
     bi = backend_of(&e);
     printf("provider: %s\n", bi);
     if (want != NULL && *want != '\0')
-        HCHECK(strstr(bi, want) != NULL,
-               "MLKEM_BACKEND=%s requested, the provider runs \"%s\"", want,
-               bi);
+        TEST_CHECK(strstr(bi, want) != NULL,
+                   "MLKEM_BACKEND=%s requested, the provider runs \"%s\"", want,
+                   bi);
     if (negative) {
         int r = negative_control(&e);
-        hard_env_close(&e);
-        return r != 0 ? 1 : hard_finish("ct_provider --negative");
+        test_env_close(&e);
+        return r != 0 ? 1 : test_finish("ct_provider --negative");
     }
     for (int i = 0; i < HARD_NALGS; i++) {
         if (hard_algs[i].hybrid)
@@ -273,12 +273,12 @@ int main(int argc, char **argv)
         printf("%s: done, memcheck errors so far %u\n", hard_algs[i].name,
                (unsigned)VALGRIND_COUNT_ERRORS);
     }
-    hard_env_close(&e);
+    test_env_close(&e);
     /* The randomness really came through the marking getentropy. */
-    HCHECK(entropy_calls > 0, "libcrypto never called this getentropy: the "
-           "RBG outputs were not marked secret");
+    TEST_CHECK(entropy_calls > 0, "libcrypto never called this getentropy: the "
+               "RBG outputs were not marked secret");
     printf("getentropy calls (secret seeds): %lu\n", entropy_calls);
-    HCHECK(VALGRIND_COUNT_ERRORS == 0, "memcheck reported %u error(s) above",
-           (unsigned)VALGRIND_COUNT_ERRORS);
-    return hard_finish("ct_provider");
+    TEST_CHECK(VALGRIND_COUNT_ERRORS == 0, "memcheck reported %u error(s) above",
+               (unsigned)VALGRIND_COUNT_ERRORS);
+    return test_finish("ct_provider");
 }

@@ -326,7 +326,6 @@ int main(void)
     double seconds = s != NULL && atof(s) > 0 ? atof(s) : 2.0;
     bench *b = calloc(1, sizeof(*b));
     size_t n;
-    int failed = 0;
 
     printf("kernel backend: %s (MLKEM_BACKEND=%s), %.0f s per test, "
            "threshold |t| > %.0f\n", mlkem_backend_name(),
@@ -335,25 +334,24 @@ int main(void)
         && strcmp(want, mlkem_backend_name()) != 0)
         printf("note: this CPU cannot run %s; timing %s instead\n", want,
                mlkem_backend_name());
-    if (b == NULL)
-        return 1;
+    if (!TEST_CHECK(b != NULL, "out of memory"))
+        return test_finish("dudect");
     b->ct = calloc(BATCH, sizeof(*b->ct));
     b->m = calloc(BATCH, sizeof(*b->m));
     b->key = calloc(BATCH, sizeof(*b->key));
     b->leak_b = calloc(BATCH, sizeof(*b->leak_b));
-    if (b->ct == NULL || b->m == NULL || b->key == NULL || b->leak_b == NULL)
-        return 1;
+    if (!TEST_CHECK(b->ct != NULL && b->m != NULL && b->key != NULL
+                        && b->leak_b != NULL, "out of memory"))
+        return test_finish("dudect");
     mlkem_shake256_init(&b->rng);
     mlkem_keccak_absorb(&b->rng, (const uint8_t *)"dudect", 6);
     mlkem_shake_finalize(&b->rng);
 
     /* The negative control first: the method must see a real leak. */
     rnd(b, b->leak_a, sizeof(b->leak_a));
-    if (run_test(b, &leak, seconds < 2 ? seconds : 2, &n) <= THRESHOLD) {
-        test_fail("the negative control (an early-exit compare) was not "
-                  "detected: the measurement cannot see leaks here");
-        failed++;
-    }
+    TEST_CHECK(run_test(b, &leak, seconds < 2 ? seconds : 2, &n) > THRESHOLD,
+               "the negative control (an early-exit compare) was not "
+               "detected: the measurement cannot see leaks here");
 
     for (unsigned v = 0; v < 3; v++) {
         const mlkem_params *p = mlkem_params_get((mlkem_variant)v);
@@ -364,9 +362,10 @@ int main(void)
         b->pool = calloc(NPOOL, sizeof(mlkem_key));
         b->fixedpool = calloc(NPOOL, sizeof(mlkem_key));
         b->pool_ct = calloc(NPOOL, sizeof(*b->pool_ct));
-        if (b->work == NULL || b->fixed == NULL || b->pool == NULL
-            || b->fixedpool == NULL || b->pool_ct == NULL)
-            return 1;
+        if (!TEST_CHECK(b->work != NULL && b->fixed != NULL && b->pool != NULL
+                            && b->fixedpool != NULL && b->pool_ct != NULL,
+                        "out of memory"))
+            return test_finish("dudect");
         for (size_t i = 0; i <= NPOOL; i++) {
             mlkem_key *k = i == NPOOL ? b->fixed : &b->pool[i];
             uint8_t m[32];
@@ -374,37 +373,37 @@ int main(void)
             rnd(b, d, 32);
             rnd(b, z, 32);
             rnd(b, m, 32);
-            if (mlkem_key_generate(k, d, z) != MLKEM_OK
-                || (i < NPOOL
-                    && mlkem_key_encaps(k, b->pool_ct[i], K, m) != MLKEM_OK))
-                return 1;
+            if (!TEST_CHECK(mlkem_key_generate(k, d, z) == MLKEM_OK
+                                && (i == NPOOL
+                                    || mlkem_key_encaps(k, b->pool_ct[i], K, m)
+                                           == MLKEM_OK),
+                            "%s: key pool", p->name))
+                return test_finish("dudect");
         }
         for (size_t i = 0; i < NPOOL; i++)
             memcpy(&b->fixedpool[i], b->fixed, sizeof(mlkem_key));
         rnd(b, b->m_fixed, 32);
-        if (mlkem_key_encaps(b->fixed, b->ct_valid, K, b->m_fixed) != MLKEM_OK)
-            return 1;
+        if (!TEST_CHECK(mlkem_key_encaps(b->fixed, b->ct_valid, K, b->m_fixed)
+                            == MLKEM_OK, "%s: fixed ciphertext", p->name))
+            return test_finish("dudect");
         printf("%s\n", p->name);
         for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
             const double th = tests[i].threshold;
             double t1 = run_test(b, &tests[i], seconds, &n);
-            if (t1 <= th)
+            if (TEST_CHECK(t1 <= th || t1 <= STRONG,
+                           "%s %s: timing depends on the class (|t| = %.1f > "
+                           "%.0f)", p->name, tests[i].name, t1, STRONG)
+                && t1 <= th)
                 continue;
-            if (t1 > STRONG) {
-                test_fail("%s %s: timing depends on the class (|t| = %.1f > "
-                          "%.0f)", p->name, tests[i].name, t1, STRONG);
-                failed++;
+            if (t1 > STRONG)
                 continue;
-            }
             /* On a shared VM one run in several drifts past the threshold
              * (|t| 10-25 where a real leak gives hundreds): a finding
              * must show again in a fresh run of the same length. */
             printf("  (above the threshold: measuring again)\n");
-            if (run_test(b, &tests[i], seconds, &n) > th) {
-                test_fail("%s %s: timing depends on the class (|t| > %.0f "
-                          "twice)", p->name, tests[i].name, th);
-                failed++;
-            }
+            TEST_CHECK(run_test(b, &tests[i], seconds, &n) <= th,
+                       "%s %s: timing depends on the class (|t| > %.0f "
+                       "twice)", p->name, tests[i].name, th);
         }
         for (size_t i = 0; i < NPOOL; i++) {
             mlkem_key_cleanse(&b->pool[i]);
@@ -423,8 +422,7 @@ int main(void)
     free(b->key);
     free(b->leak_b);
     free(b);
-    if (failed)
-        return 1;
-    printf("dudect: no timing difference above the threshold\n");
-    return 0;
+    if (test_failure_count() == 0)
+        printf("dudect: no timing difference above the threshold\n");
+    return test_finish("dudect");
 }

@@ -4,8 +4,6 @@
  */
 #include "test/hardening/hard_util.h"
 
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,63 +23,6 @@ const hard_alg hard_algs[HARD_NALGS] = {
     { "SecP384r1MLKEM1024", 1, 97 + 1568, 97 + 1568, 80 },
 };
 
-static atomic_long checks_made, checks_failed;
-
-void hard_print_errors(const char *prefix)
-{
-    unsigned long e;
-    const char *file, *func, *data;
-    int line, flags;
-    char buf[256];
-
-    while ((e = ERR_get_error_all(&file, &line, &func, &data, &flags)) != 0) {
-        ERR_error_string_n(e, buf, sizeof(buf));
-        fprintf(stderr, "%s%s (%s:%d %s)%s%s\n", prefix, buf, file, line, func,
-                (flags & ERR_TXT_STRING) ? ": " : "",
-                (flags & ERR_TXT_STRING) ? data : "");
-    }
-}
-
-int hard_check(int cond, const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-    char msg[512];
-
-    atomic_fetch_add(&checks_made, 1);
-    if (cond)
-        return 1;
-    atomic_fetch_add(&checks_failed, 1);
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    fflush(stdout);
-    /* One fprintf per line, so lines of concurrent threads do not mix. */
-    fprintf(stderr, "FAIL: %s:%d: %s\n", file, line, msg);
-    hard_print_errors("    openssl: ");
-    return 0;
-}
-
-long hard_checks(void)
-{
-    return atomic_load(&checks_made);
-}
-
-long hard_failures(void)
-{
-    return atomic_load(&checks_failed);
-}
-
-int hard_finish(const char *name)
-{
-    long n = hard_checks(), f = hard_failures();
-    if (f != 0) {
-        fprintf(stderr, "%s: %ld of %ld checks failed\n", name, f, n);
-        return 1;
-    }
-    printf("%s: %ld checks, all passed\n", name, n);
-    return 0;
-}
-
 const char *hard_moddir(int argc, char **argv)
 {
     const char *d = argc > 1 ? argv[1] : getenv("MLKEM_PROVIDER_DIR");
@@ -93,31 +34,6 @@ const char *hard_moddir(int argc, char **argv)
     return d;
 }
 
-int hard_env_open(hard_env *e, const char *moddir)
-{
-    memset(e, 0, sizeof(*e));
-    if ((e->libctx = OSSL_LIB_CTX_new()) == NULL
-        || !OSSL_PROVIDER_set_default_search_path(e->libctx, moddir)
-        || (e->mlkem = OSSL_PROVIDER_load(e->libctx, "mlkem")) == NULL
-        || (e->deflt = OSSL_PROVIDER_load(e->libctx, "default")) == NULL) {
-        fprintf(stderr, "cannot load mlkem (from %s) and default\n", moddir);
-        hard_print_errors("    openssl: ");
-        hard_env_close(e);
-        return 0;
-    }
-    return 1;
-}
-
-void hard_env_close(hard_env *e)
-{
-    if (e->mlkem != NULL)
-        OSSL_PROVIDER_unload(e->mlkem);
-    if (e->deflt != NULL)
-        OSSL_PROVIDER_unload(e->deflt);
-    OSSL_LIB_CTX_free(e->libctx);
-    memset(e, 0, sizeof(*e));
-}
-
 int hard_served_by_mlkem(const EVP_PKEY *k)
 {
     const OSSL_PROVIDER *p = k != NULL ? EVP_PKEY_get0_provider(k) : NULL;
@@ -127,7 +43,7 @@ int hard_served_by_mlkem(const EVP_PKEY *k)
 
 /* ---- Keys and KEM operations ---------------------------------------------- */
 
-EVP_PKEY *hard_keygen(hard_env *e, const hard_alg *a, const uint8_t *seed)
+EVP_PKEY *hard_keygen(test_env *e, const hard_alg *a, const uint8_t *seed)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->libctx, a->name,
                                                    HARD_PROPQ);
@@ -162,7 +78,7 @@ int hard_get_pub(const EVP_PKEY *k, uint8_t *pub, size_t cap, size_t *len)
                                            pub, cap, len) == 1;
 }
 
-EVP_PKEY *hard_pub_from(hard_env *e, const hard_alg *a, const uint8_t *pub,
+EVP_PKEY *hard_pub_from(test_env *e, const hard_alg *a, const uint8_t *pub,
                         size_t len)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->libctx, a->name,
@@ -195,7 +111,7 @@ EVP_PKEY *hard_pub_from(hard_env *e, const hard_alg *a, const uint8_t *pub,
     return k;
 }
 
-int hard_encaps(hard_env *e, EVP_PKEY *k, const uint8_t *ikme, uint8_t *ct,
+int hard_encaps(test_env *e, EVP_PKEY *k, const uint8_t *ikme, uint8_t *ct,
                 size_t *ctlen, uint8_t *ss, size_t *sslen)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->libctx, k, HARD_PROPQ);
@@ -212,7 +128,7 @@ int hard_encaps(hard_env *e, EVP_PKEY *k, const uint8_t *ikme, uint8_t *ct,
     return ok;
 }
 
-int hard_decaps(hard_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
+int hard_decaps(test_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
                 uint8_t *ss, size_t *sslen)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->libctx, k, HARD_PROPQ);
@@ -251,7 +167,7 @@ end:
     return ok;
 }
 
-EVP_PKEY *hard_decode(hard_env *e, const char *format, const uint8_t *in,
+EVP_PKEY *hard_decode(test_env *e, const char *format, const uint8_t *in,
                       size_t len, const char *pass)
 {
     EVP_PKEY *k = NULL;

@@ -2,8 +2,9 @@
 /*
  * hard_util.h: what the hardening tests (test/hardening/) share.
  *
- *   - a library context with mlkem.so (from a directory) and "default";
- *   - thread-safe counted checks (atomic counters; any thread may fail);
+ *   - the provider directory from the command line or the environment
+ *     (the library context is test/common's test_env, the checks its
+ *     TEST_CHECK family);
  *   - EVP wrappers for the six KEMs the provider serves (ML-KEM-512/768/1024
  *     and the hybrids X25519MLKEM768, SecP256r1MLKEM768, SecP384r1MLKEM1024)
  *     in libssl's call order for the hybrids;
@@ -24,6 +25,8 @@
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 
+#include "test/common/test_util.h"
+
 #define HARD_PROPQ "provider=mlkem"
 
 /* The KEMs: 0-2 the pure sets, 3-5 the hybrids. */
@@ -35,35 +38,9 @@ typedef struct {
 } hard_alg;
 extern const hard_alg hard_algs[HARD_NALGS];
 
-typedef struct {
-    OSSL_LIB_CTX *libctx;
-    OSSL_PROVIDER *mlkem, *deflt;
-} hard_env;
-
-/* Load mlkem (from moddir) and default into a new library context: 1, or 0
- * with the error queue printed. hard_env_close is safe on a failed open. */
-int hard_env_open(hard_env *e, const char *moddir);
-void hard_env_close(hard_env *e);
-
 /* The provider directory from argv[1], else $MLKEM_PROVIDER_DIR; exits with
  * a message (status 2) when neither is given. */
 const char *hard_moddir(int argc, char **argv);
-
-/* ---- Checks (thread-safe) ------------------------------------------------- */
-
-int hard_check(int cond, const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-#define HCHECK(cond, ...) hard_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-/* Checks made / failed so far. */
-long hard_checks(void);
-long hard_failures(void);
-/* Print "<name>: N checks, all passed" or the failure count; exit status. */
-int hard_finish(const char *name);
-/* Print and clear this thread's error queue, each line prefixed. */
-void hard_print_errors(const char *prefix);
 
 /* 1 if the key's keymgmt comes from the provider loaded as "mlkem". */
 int hard_served_by_mlkem(const EVP_PKEY *k);
@@ -72,20 +49,20 @@ int hard_served_by_mlkem(const EVP_PKEY *k);
 
 /* A fresh key pair: the pure sets by EVP_PKEY_keygen (seed: 64 bytes d||z,
  * or NULL for random), the hybrids by group (seed must be NULL). */
-EVP_PKEY *hard_keygen(hard_env *e, const hard_alg *a, const uint8_t *seed);
+EVP_PKEY *hard_keygen(test_env *e, const hard_alg *a, const uint8_t *seed);
 /* The encoded public key (pure: ek; hybrid: the client share) into pub
  * (a->pub bytes). */
 int hard_get_pub(const EVP_PKEY *k, uint8_t *pub, size_t cap, size_t *len);
 /* A public key from its encoding: pure sets by EVP_PKEY_fromdata "pub",
  * hybrids as libssl's server does it (paramgen by group, then
  * EVP_PKEY_set1_encoded_public_key). */
-EVP_PKEY *hard_pub_from(hard_env *e, const hard_alg *a, const uint8_t *pub,
+EVP_PKEY *hard_pub_from(test_env *e, const hard_alg *a, const uint8_t *pub,
                         size_t len);
 /* Encapsulate to k (ikme: 32 bytes or NULL). *ctlen / *sslen: capacity in,
  * length out. */
-int hard_encaps(hard_env *e, EVP_PKEY *k, const uint8_t *ikme, uint8_t *ct,
+int hard_encaps(test_env *e, EVP_PKEY *k, const uint8_t *ikme, uint8_t *ct,
                 size_t *ctlen, uint8_t *ss, size_t *sslen);
-int hard_decaps(hard_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
+int hard_decaps(test_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
                 uint8_t *ss, size_t *sslen);
 
 /* Encode a key (selection EVP_PKEY_KEYPAIR or EVP_PKEY_PUBLIC_KEY) as
@@ -97,7 +74,7 @@ int hard_encode(const EVP_PKEY *k, int selection, const char *format,
                 size_t *outlen);
 /* Decode any key from DER or PEM through OSSL_DECODER in e's library
  * context (pass: NULL or the passphrase). */
-EVP_PKEY *hard_decode(hard_env *e, const char *format, const uint8_t *in,
+EVP_PKEY *hard_decode(test_env *e, const char *format, const uint8_t *in,
                       size_t len, const char *pass);
 
 #endif /* MLKEM_TEST_HARD_UTIL_H */

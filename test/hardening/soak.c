@@ -70,9 +70,9 @@ static int flat(const char *who, long at_mark, long at_end)
      * there, judged in the plain build. */
     if (judge != NULL && strcmp(judge, "0") == 0)
         return 1;
-    return HCHECK(at_mark > 0 && at_end > 0 && at_end <= allowed,
-                  "%s: resident memory grew from %ld to %ld KiB (allowed "
-                  "%ld)", who, at_mark, at_end, allowed);
+    return TEST_CHECK(at_mark > 0 && at_end > 0 && at_end <= allowed,
+                      "%s: resident memory grew from %ld to %ld KiB (allowed "
+                      "%ld)", who, at_mark, at_end, allowed);
 }
 
 /* ---- TLS ------------------------------------------------------------------- */
@@ -125,17 +125,17 @@ static int soak_tls(int port, long n, const char *server_pid)
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
     snprintf(self, sizeof(self), "%ld", (long)getpid());
 
-    if (!HCHECK(ctx != NULL
-                    && SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION) == 1
-                    && SSL_CTX_set1_groups_list(ctx, "X25519MLKEM768") == 1,
-                "client SSL_CTX with X25519MLKEM768 (is the provider "
-                "configured through OPENSSL_CONF?)"))
-        return hard_finish("soak tls");
+    if (!TEST_CHECK(ctx != NULL
+                        && SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION) == 1
+                        && SSL_CTX_set1_groups_list(ctx, "X25519MLKEM768") == 1,
+                    "client SSL_CTX with X25519MLKEM768 (is the provider "
+                    "configured through OPENSSL_CONF?)"))
+        return test_finish("soak tls");
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
     for (long i = 1; i <= n; i++) {
         if (!one_handshake(ctx, port)) {
             if (bad++ < 5)
-                HCHECK(0, "handshake %ld failed", i);
+                TEST_CHECK(0, "handshake %ld failed", i);
             ERR_clear_error();
         }
         if (i == MARK) {
@@ -143,7 +143,7 @@ static int soak_tls(int port, long n, const char *server_pid)
             s_mark = rss_kb(server_pid);
         }
     }
-    HCHECK(bad == 0, "%ld of %ld handshakes failed", bad, n);
+    TEST_CHECK(bad == 0, "%ld of %ld handshakes failed", bad, n);
     printf("%ld TLS 1.3 handshakes (X25519MLKEM768, new connection and "
            "session each): %.1f s, %.0f per second\n", n, test_now() - t0,
            (double)n / (test_now() - t0));
@@ -153,22 +153,22 @@ static int soak_tls(int port, long n, const char *server_pid)
     }
     /* The server was started for n + 1 connections (so that it is still
      * there to be measured): the last one lets it leave. */
-    HCHECK(one_handshake(ctx, port), "the closing handshake failed");
+    TEST_CHECK(one_handshake(ctx, port), "the closing handshake failed");
     SSL_CTX_free(ctx);
-    return hard_finish("soak tls");
+    return test_finish("soak tls");
 }
 
 /* ---- EVP ------------------------------------------------------------------- */
 
 static int soak_evp(const char *moddir, long n)
 {
-    hard_env e;
+    test_env e;
     char self[32];
     long mark = -1, bad = 0;
     double t0 = test_now();
     snprintf(self, sizeof(self), "%ld", (long)getpid());
 
-    if (!hard_env_open(&e, moddir))
+    if (!test_env_open(&e, moddir, NULL))
         return 1;
     for (long i = 1; i <= n; i++) {
         const hard_alg *a = &hard_algs[i % HARD_NALGS];
@@ -182,21 +182,21 @@ static int soak_evp(const char *moddir, long n)
                  && hard_decaps(&e, k, ct, ctlen, ss2, &s2) && s1 == s2
                  && s1 == a->ss && memcmp(ss1, ss2, s1) == 0;
         if (!ok && bad++ < 5)
-            HCHECK(0, "round %ld (%s) failed", i, a->name);
+            TEST_CHECK(0, "round %ld (%s) failed", i, a->name);
         ERR_clear_error();
         EVP_PKEY_free(k);
         EVP_PKEY_free(peer);
         if (i == MARK)
             mark = rss_kb(self);
     }
-    HCHECK(bad == 0, "%ld of %ld rounds failed", bad, n);
+    TEST_CHECK(bad == 0, "%ld of %ld rounds failed", bad, n);
     printf("%ld rounds of keygen + encaps + decaps through EVP (ML-KEM-512/"
            "768/1024 and the three hybrids in turn): %.1f s\n", n,
            test_now() - t0);
     if (n >= MARK)
         flat("EVP soak", mark, rss_kb(self));
-    hard_env_close(&e);
-    return hard_finish("soak evp");
+    test_env_close(&e);
+    return test_finish("soak evp");
 }
 
 int main(int argc, char **argv)

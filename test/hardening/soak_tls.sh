@@ -30,27 +30,18 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/lib.sh"
+# A broken step ends the soak: fail, then the verdict.
+fatal() { fail "$@"; test_finish; }
 
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
     -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 -subj /CN=localhost \
-    >/dev/null 2>&1 || fail "cannot make a certificate"
+    >/dev/null 2>&1 || fatal "cannot make a certificate"
 
 # Both ends load the provider: the server through -provider, the client
 # through this configuration.
-cat >"$tmp/openssl.cnf" <<CNF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-mlkem = mlkem_sect
-[default_sect]
-activate = 1
-[mlkem_sect]
-module = $moddir/mlkem.so
-activate = 1
-CNF
+write_provider_cnf "$tmp/openssl.cnf" "$moddir"
 
 senv=()
 if [[ -n ${MLKEM_SOAK_TSAN_PRELOAD:-} ]]; then
@@ -75,7 +66,7 @@ for _ in $(seq 200); do
     kill -0 "$spid" 2>/dev/null || break
     sleep 0.1
 done
-[[ -n $port ]] || { cat "$tmp/server.err" >&2; fail "s_server did not start"; }
+[[ -n $port ]] || { cat "$tmp/server.err" >&2; fatal "s_server did not start"; }
 echo "s_server (pid $spid) on 127.0.0.1:$port, $n connections"
 
 OPENSSL_CONF=$tmp/openssl.cnf "$soak" tls "$port" "$n" "$spid"
@@ -87,7 +78,7 @@ for _ in $(seq 300); do
     sleep 0.1
 done
 if kill -0 "$spid" 2>/dev/null; then
-    fail "s_server still running after $n connections"
+    fatal "s_server still running after $n connections"
 fi
 wait "$spid"
 src=$?
@@ -104,6 +95,6 @@ if [[ -d $tmp/san ]]; then
 fi
 if [[ $src -ne 0 ]]; then
     tail -20 "$tmp/server.err" >&2
-    fail "s_server exited with $src"
+    fatal "s_server exited with $src"
 fi
 exit $rc

@@ -185,13 +185,13 @@ static size_t run_on_painted_stack(stack_op_fn fn, void *arg)
     size_t used = 0;
 
     memset(stack_buf, PAINT, STACK_BYTES);
-    if (pthread_attr_init(&attr) != 0
-        || pthread_attr_setstack(&attr, stack_buf, STACK_BYTES) != 0) {
-        test_fail("pthread_attr_setstack");
+    if (!TEST_CHECK(pthread_attr_init(&attr) == 0
+                        && pthread_attr_setstack(&attr, stack_buf,
+                                                 STACK_BYTES) == 0,
+                    "pthread_attr_setstack"))
         return 0;
-    }
-    if (pthread_create(&t, &attr, stack_trampoline, &c) != 0) {
-        test_fail("pthread_create");
+    if (!TEST_CHECK(pthread_create(&t, &attr, stack_trampoline, &c) == 0,
+                    "pthread_create")) {
         pthread_attr_destroy(&attr);
         return 0;
     }
@@ -222,10 +222,15 @@ static long find_window(const uint8_t *hay, size_t haylen, const uint8_t *w,
     return -1;
 }
 
-/* Scan for every secret of the set; print each one found. Returns the
+/* Scan for every secret of the set, each a counted check; print each one
+ * found. Only the `used` bytes at the top of the buffer are read: below
+ * them every byte is still PAINT (run_on_painted_stack found the first
+ * other one), and no window of a secret is all PAINT. (Scanning all 2 MiB
+ * for every window took ~60 s per run under qemu-aarch64.) Returns the
  * number of secrets found. */
 static int scan(const secret_set *set, size_t used)
 {
+    const uint8_t *hay = stack_buf + (STACK_BYTES - used);
     int found = 0;
     for (size_t i = 0; i < set->n; i++) {
         const secret *s = &set->s[i];
@@ -233,8 +238,7 @@ static int scan(const secret_set *set, size_t used)
         size_t hits = 0;
         if (s->kind == SECRET_BYTES) {
             for (size_t o = 0; o + BYTE_WINDOW <= s->len; o++) {
-                long a = find_window(stack_buf, STACK_BYTES, s->bytes + o,
-                                     BYTE_WINDOW);
+                long a = find_window(hay, used, s->bytes + o, BYTE_WINDOW);
                 if (a >= 0) {
                     hits++;
                     if (at < 0)
@@ -246,7 +250,7 @@ static int scan(const secret_set *set, size_t used)
             for (size_t o = 0; o + COEF_WINDOW <= s->len; o++) {
                 /* The kernel's words in this CPU's byte order. */
                 memcpy(w, s->coefs + o, sizeof(w));
-                long a = find_window(stack_buf, STACK_BYTES, w, sizeof(w));
+                long a = find_window(hay, used, w, sizeof(w));
                 if (a >= 0) {
                     hits++;
                     if (at < 0)
@@ -254,14 +258,13 @@ static int scan(const secret_set *set, size_t used)
                 }
             }
         }
-        if (hits != 0) {
-            test_fail("%s: secret left on the stack: %s%s%s (%zu window%s, "
-                      "first %ld bytes below the stack top; %zu bytes used)",
-                      set->op, s->name, s->origin[0] ? " from " : "",
-                      s->origin, hits, hits == 1 ? "" : "s",
-                      (long)STACK_BYTES - at, used);
+        if (!TEST_CHECK(hits == 0,
+                        "%s: secret left on the stack: %s%s%s (%zu window%s, "
+                        "first %ld bytes below the stack top; %zu bytes used)",
+                        set->op, s->name, s->origin[0] ? " from " : "",
+                        s->origin, hits, hits == 1 ? "" : "s",
+                        (long)used - at, used))
             found++;
-        }
     }
     return found;
 }
@@ -431,15 +434,12 @@ int main(void)
                    "MLKEM_BACKEND=%s, but the kernel runs %s", want,
                    mlkem_backend_name());
     }
-    if (posix_memalign((void **)&stack_buf, 4096, STACK_BYTES) != 0) {
-        test_fail("no memory for the stack buffer");
-        return 1;
-    }
+    if (!TEST_CHECK(posix_memalign((void **)&stack_buf, 4096, STACK_BYTES) == 0,
+                    "no memory for the stack buffer"))
+        return test_finish("stack_secrets");
     for (unsigned v = 0; v < 3; v++)
         found += run_set(&s, v);
     free(stack_buf);
-    TEST_CHECK(found == 0,
-               "%d secret%s left on the stack (see the FAIL lines above)",
-               found, found == 1 ? "" : "s");
+    printf("%d secret%s left on the stack\n", found, found == 1 ? "" : "s");
     return test_finish("stack_secrets");
 }

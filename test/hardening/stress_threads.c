@@ -58,7 +58,7 @@
 
 /* What every worker shares (read-only after set-up). */
 typedef struct {
-    hard_env e;                 /* the shared library context */
+    test_env e;                 /* the shared library context */
     tls_env tls;                /* the same context, with the certificate */
     const char *moddir;
     EVP_PKEY *key[3];           /* one key per ML-KEM parameter set */
@@ -83,16 +83,16 @@ typedef struct {
     int id;
 } thread_arg;
 
-static int roundtrip(hard_env *e, EVP_PKEY *k, const hard_alg *a,
+static int roundtrip(test_env *e, EVP_PKEY *k, const hard_alg *a,
                      const char *who)
 {
     uint8_t ct[1700], ss1[80], ss2[80];
     size_t ctlen = sizeof(ct), s1 = sizeof(ss1), s2 = sizeof(ss2);
-    return HCHECK(hard_encaps(e, k, NULL, ct, &ctlen, ss1, &s1)
-                      && hard_decaps(e, k, ct, ctlen, ss2, &s2)
-                      && ctlen == a->ct && s1 == a->ss && s2 == s1
-                      && memcmp(ss1, ss2, s1) == 0,
-                  "%s: %s encaps/decaps", who, a->name);
+    return TEST_CHECK(hard_encaps(e, k, NULL, ct, &ctlen, ss1, &s1)
+                          && hard_decaps(e, k, ct, ctlen, ss2, &s2)
+                          && ctlen == a->ct && s1 == a->ss && s2 == s1
+                          && memcmp(ss1, ss2, s1) == 0,
+                      "%s: %s encaps/decaps", who, a->name);
 }
 
 static void task_keygen(int id, int r)
@@ -101,8 +101,8 @@ static void task_keygen(int id, int r)
     EVP_PKEY *k = hard_keygen(&S.e, a, NULL);
     char who[32];
     snprintf(who, sizeof(who), "worker %d", id);
-    if (HCHECK(k != NULL && hard_served_by_mlkem(k), "%s: %s keygen", who,
-               a->name))
+    if (TEST_CHECK(k != NULL && hard_served_by_mlkem(k), "%s: %s keygen", who,
+                   a->name))
         roundtrip(&S.e, k, a, who);
     EVP_PKEY_free(k);
 }
@@ -116,9 +116,9 @@ static void task_shared(int id, int r)
     char who[32];
     snprintf(who, sizeof(who), "worker %d (shared key)", id);
     roundtrip(&S.e, S.key[v], a, who);
-    HCHECK(hard_decaps(&S.e, S.key[v], S.ct_bad[v], a->ct, ss, &sslen)
-               && sslen == 32 && memcmp(ss, S.ss_bad[v], 32) == 0,
-           "worker %d: %s shared key, rejected ciphertext", id, a->name);
+    TEST_CHECK(hard_decaps(&S.e, S.key[v], S.ct_bad[v], a->ct, ss, &sslen)
+                   && sslen == 32 && memcmp(ss, S.ss_bad[v], 32) == 0,
+               "worker %d: %s shared key, rejected ciphertext", id, a->name);
 }
 
 static void task_codec(int id, int r)
@@ -128,16 +128,16 @@ static void task_codec(int id, int r)
     size_t len = 0, publen = 0;
     EVP_PKEY *k;
 
-    HCHECK(hard_encode(S.key[v], EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
-                       NULL, &der, &len)
-               && len == S.derlen[v] && memcmp(der, S.der[v], len) == 0,
-           "worker %d: %s encode", id, hard_algs[v].name);
+    TEST_CHECK(hard_encode(S.key[v], EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo",
+                           NULL, &der, &len)
+                   && len == S.derlen[v] && memcmp(der, S.der[v], len) == 0,
+               "worker %d: %s encode", id, hard_algs[v].name);
     OPENSSL_clear_free(der, len);
     k = hard_decode(&S.e, "DER", S.der[v], S.derlen[v], NULL);
-    HCHECK(k != NULL && hard_served_by_mlkem(k)
-               && hard_get_pub(k, pub, sizeof(pub), &publen)
-               && publen == S.publen[v] && memcmp(pub, S.pub[v], publen) == 0,
-           "worker %d: %s decode", id, hard_algs[v].name);
+    TEST_CHECK(k != NULL && hard_served_by_mlkem(k)
+                   && hard_get_pub(k, pub, sizeof(pub), &publen)
+                   && publen == S.publen[v] && memcmp(pub, S.pub[v], publen) == 0,
+               "worker %d: %s decode", id, hard_algs[v].name);
     EVP_PKEY_free(k);
 }
 
@@ -148,15 +148,15 @@ static void task_hybrid(int id, int r)
     uint8_t pub[1700], ct[1700], ss1[80], ss2[80];
     size_t publen = 0, ctlen = sizeof(ct), s1 = sizeof(ss1), s2 = sizeof(ss2);
 
-    HCHECK(client != NULL && hard_served_by_mlkem(client)
-               && hard_get_pub(client, pub, sizeof(pub), &publen)
-               && publen == a->pub
-               && (server = hard_pub_from(&S.e, a, pub, publen)) != NULL
-               && hard_encaps(&S.e, server, NULL, ct, &ctlen, ss1, &s1)
-               && hard_decaps(&S.e, client, ct, ctlen, ss2, &s2)
-               && s1 == a->ss && s2 == s1 && memcmp(ss1, ss2, s1) == 0,
-           "worker %d: %s client keygen / server encaps / client decaps", id,
-           a->name);
+    TEST_CHECK(client != NULL && hard_served_by_mlkem(client)
+                   && hard_get_pub(client, pub, sizeof(pub), &publen)
+                   && publen == a->pub
+                   && (server = hard_pub_from(&S.e, a, pub, publen)) != NULL
+                   && hard_encaps(&S.e, server, NULL, ct, &ctlen, ss1, &s1)
+                   && hard_decaps(&S.e, client, ct, ctlen, ss2, &s2)
+                   && s1 == a->ss && s2 == s1 && memcmp(ss1, ss2, s1) == 0,
+               "worker %d: %s client keygen / server encaps / client decaps", id,
+               a->name);
     EVP_PKEY_free(client);
     EVP_PKEY_free(server);
 }
@@ -167,17 +167,17 @@ static void task_tls(int id, int r)
     tls_pair p;
     int ok = 0;
 
-    if (HCHECK(tls_pair_new(&p, S.cctx[g], S.sctx[g]) == 0,
-               "worker %d: SSL objects", id)) {
-        ok = HCHECK(tls_pair_handshake(&p), "worker %d: %s handshake", id,
-                    tls_group_names[g]);
+    if (TEST_CHECK(tls_pair_new(&p, S.cctx[g], S.sctx[g]) == 0,
+                   "worker %d: SSL objects", id)) {
+        ok = TEST_CHECK(tls_pair_handshake(&p), "worker %d: %s handshake", id,
+                        tls_group_names[g]);
         if (ok) {
             const char *cg = tls_negotiated_group(p.client);
             const char *sg = tls_negotiated_group(p.server);
-            HCHECK(strcmp(cg, tls_group_names[g]) == 0
-                       && strcmp(sg, tls_group_names[g]) == 0,
-                   "worker %d: negotiated %s / %s, want %s", id, cg, sg,
-                   tls_group_names[g]);
+            TEST_CHECK(strcmp(cg, tls_group_names[g]) == 0
+                           && strcmp(sg, tls_group_names[g]) == 0,
+                       "worker %d: negotiated %s / %s, want %s", id, cg, sg,
+                       tls_group_names[g]);
         }
         tls_pair_free(&p);
     }
@@ -202,21 +202,21 @@ static void *loader(void *varg)
 {
     int id = ((thread_arg *)varg)->id;
     for (int c = 0; c < CYCLES * S.scale; c++) {
-        hard_env e;
+        test_env e;
         char who[48];
         const hard_alg *a = &hard_algs[(id + c) % 3];
         EVP_PKEY *k;
 
         snprintf(who, sizeof(who), "loader %d cycle %d", id - WORKERS, c);
         pthread_barrier_wait(&load_barrier);
-        if (!HCHECK(hard_env_open(&e, S.moddir), "%s: load", who))
+        if (!TEST_CHECK(test_env_open(&e, S.moddir, NULL), "%s: load", who))
             continue;
         k = hard_keygen(&e, a, NULL);
-        if (HCHECK(k != NULL && hard_served_by_mlkem(k), "%s: %s keygen", who,
-                   a->name))
+        if (TEST_CHECK(k != NULL && hard_served_by_mlkem(k), "%s: %s keygen", who,
+                       a->name))
             roundtrip(&e, k, a, who);
         EVP_PKEY_free(k);
-        hard_env_close(&e);
+        test_env_close(&e);
     }
     ERR_clear_error();
     OPENSSL_thread_stop();
@@ -229,37 +229,35 @@ static int setup(void)
 
     if (tls_env_init(&S.tls, S.moddir) != 0)
         return 0;
-    S.e.libctx = S.tls.libctx;
-    S.e.mlkem = S.tls.mlkem;
-    S.e.deflt = S.tls.deflt;
+    S.e = S.tls.base;
     for (int v = 0; v < 3; v++) {
         const hard_alg *a = &hard_algs[v];
         uint8_t ct[1568], ss[32];
         size_t ctlen = sizeof(ct), sslen = sizeof(ss), l2 = 32;
         S.key[v] = hard_keygen(&S.e, a, seed);
-        if (!HCHECK(S.key[v] != NULL
-                        && hard_get_pub(S.key[v], S.pub[v], sizeof(S.pub[v]),
-                                        &S.publen[v])
-                        && hard_encode(S.key[v], EVP_PKEY_KEYPAIR, "DER",
-                                       "PrivateKeyInfo", NULL, &S.der[v],
-                                       &S.derlen[v])
-                        && hard_encaps(&S.e, S.key[v], NULL, ct, &ctlen, ss,
-                                       &sslen),
-                    "set-up: %s", a->name))
+        if (!TEST_CHECK(S.key[v] != NULL
+                            && hard_get_pub(S.key[v], S.pub[v], sizeof(S.pub[v]),
+                                            &S.publen[v])
+                            && hard_encode(S.key[v], EVP_PKEY_KEYPAIR, "DER",
+                                           "PrivateKeyInfo", NULL, &S.der[v],
+                                           &S.derlen[v])
+                            && hard_encaps(&S.e, S.key[v], NULL, ct, &ctlen, ss,
+                                           &sslen),
+                        "set-up: %s", a->name))
             return 0;
         memcpy(S.ct_bad[v], ct, ctlen);
         S.ct_bad[v][0] ^= 0x01;
-        if (!HCHECK(hard_decaps(&S.e, S.key[v], S.ct_bad[v], ctlen,
-                                S.ss_bad[v], &l2)
-                        && memcmp(S.ss_bad[v], ss, 32) != 0,
-                    "set-up: %s rejected ciphertext", a->name))
+        if (!TEST_CHECK(hard_decaps(&S.e, S.key[v], S.ct_bad[v], ctlen,
+                                    S.ss_bad[v], &l2)
+                            && memcmp(S.ss_bad[v], ss, 32) != 0,
+                        "set-up: %s rejected ciphertext", a->name))
             return 0;
     }
     for (int g = 0; g < TLS_NGROUPS; g++) {
         S.cctx[g] = tls_client_ctx(&S.tls, NULL, tls_group_names[g]);
         S.sctx[g] = tls_server_ctx(&S.tls, NULL, tls_group_names[g]);
-        if (!HCHECK(S.cctx[g] != NULL && S.sctx[g] != NULL,
-                    "set-up: SSL_CTX for %s", tls_group_names[g]))
+        if (!TEST_CHECK(S.cctx[g] != NULL && S.sctx[g] != NULL,
+                        "set-up: SSL_CTX for %s", tls_group_names[g]))
             return 0;
     }
     return 1;
@@ -290,7 +288,7 @@ int main(int argc, char **argv)
     S.scale = sc != NULL && atoi(sc) > 0 ? atoi(sc) : 1;
     if (!setup()) {
         teardown();
-        return hard_finish("stress_threads");
+        return test_finish("stress_threads");
     }
     pthread_barrier_init(&load_barrier, NULL, LOADERS);
     t0 = test_now();
@@ -298,8 +296,8 @@ int main(int argc, char **argv)
         args[i].id = i;
         started[i] = pthread_create(&t[i], NULL, i < WORKERS ? worker : loader,
                                     &args[i]) == 0;
-        if (!HCHECK(started[i], "pthread_create %d", i) && i >= WORKERS)
-            return hard_finish("stress_threads"); /* the barrier would hang */
+        if (!TEST_CHECK(started[i], "pthread_create %d", i) && i >= WORKERS)
+            return test_finish("stress_threads"); /* the barrier would hang */
     }
     for (int i = 0; i < WORKERS + LOADERS; i++)
         if (started[i])
@@ -309,5 +307,5 @@ int main(int argc, char **argv)
            "cycles: %.1f s\n", WORKERS, ROUNDS * S.scale, LOADERS,
            CYCLES * S.scale, test_now() - t0);
     teardown();
-    return hard_finish("stress_threads");
+    return test_finish("stress_threads");
 }

@@ -20,7 +20,7 @@
 
 /* The libcrypto digest of in[0..len) into out[0..outlen): outlen must be
  * the digest size for SHA3, any value >= 1 for SHAKE (XOF). Returns 1 on
- * success; 0 (with a message) if libcrypto fails. */
+ * success; 0 (a counted failure) if libcrypto fails. */
 static inline int kt_evp(const EVP_MD *md, const uint8_t *in, size_t len,
                          uint8_t *out, size_t outlen)
 {
@@ -35,10 +35,8 @@ static inline int kt_evp(const EVP_MD *md, const uint8_t *in, size_t len,
                  EVP_DigestFinal_ex(c, out, NULL) == 1;
     }
     EVP_MD_CTX_free(c);
-    if (!ok)
-        test_fail("libcrypto %s failed (len %zu, outlen %zu)",
-                  EVP_MD_get0_name(md), len, outlen);
-    return ok;
+    return TEST_CHECK(ok, "libcrypto %s failed (len %zu, outlen %zu)",
+                      EVP_MD_get0_name(md), len, outlen);
 }
 
 #endif /* MLKEM_TEST_KECCAK_TEST_H */

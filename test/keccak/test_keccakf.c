@@ -139,8 +139,10 @@ static int lanes_eq(const char *what, const uint64_t *got,
 {
     for (unsigned i = 0; i < 25; i++) {
         if (got[i] != exp[i]) {
-            test_fail("%s: lane %u is %016llx, expected %016llx", what, i,
-                      (unsigned long long)got[i], (unsigned long long)exp[i]);
+            fflush(stdout);
+            fprintf(stderr, "    %s: lane %u is %016llx, expected %016llx\n",
+                    what, i, (unsigned long long)got[i],
+                    (unsigned long long)exp[i]);
             return 0;
         }
     }

@@ -165,7 +165,7 @@ static int test_long(const algo *a, test_rng *rng, const char *backend)
     uint8_t *in = malloc(1 << 20);
 
     if (in == NULL) {
-        test_fail("out of memory");
+        TEST_FAIL("out of memory");
         return 1;
     }
     test_rng_bytes(rng, in, 1 << 20);

@@ -11,9 +11,8 @@ src=${1:-${MLKEM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
 data=$src/test/ops/data
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-chart.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 
 if bash "$src/scripts/chart.sh" "$data/bench-sample.json" "$data/tls-sample.txt" "$tmp/c.svg" \
     >"$tmp/out" 2>&1; then
@@ -51,5 +50,4 @@ fi
     ok "docs/performance.svg is committed and the README shows it" ||
     fail "docs/performance.svg missing or not shown in README.md"
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

@@ -21,9 +21,8 @@ src=${1:-${MLKEM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
 deps=$src/scripts/deps.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-deps.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 
 # ---- the fake tools --------------------------------------------------------
 bin=$tmp/bin
@@ -137,5 +136,4 @@ else fail "apt-get failed but deps.sh returned 0"; fi
 if [ ! -e "$tmp/policy-rc.d" ]; then ok "policy-rc.d removed after the failure too"
 else fail "policy-rc.d left behind after apt-get failed"; fi
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

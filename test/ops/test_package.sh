@@ -25,9 +25,8 @@ bindir=$1 moddir=$2 loadable=${3:-1}
 src=${MLKEM_SOURCE_DIR:?}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-pkg.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 for tool in cpack dpkg-deb dpkg; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool not found (dpkg-dev)" >&2; exit 1; }
 done
@@ -143,5 +142,4 @@ fi
 cmake --build "$bindir" --target help 2>/dev/null | grep -q '\buninstall\b' &&
     ok "the build tree has an uninstall target" || fail "no uninstall target"
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

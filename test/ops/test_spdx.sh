@@ -12,9 +12,8 @@ src=${1:-${MLKEM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
 spdx=$src/scripts/spdx.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-spdx.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 command -v git >/dev/null || { echo "FAIL: git not found" >&2; exit 1; }
 
 t=$tmp/tree
@@ -78,5 +77,4 @@ bash "$spdx" -C "$t" --fix >/dev/null 2>&1
 [ "$(cat src/* CMakeLists.txt .ci/run | cksum)" = "$sum" ] && ok "a second --fix changes nothing" ||
     fail "a second --fix changed files"
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

@@ -18,16 +18,13 @@
 set -u
 BIN=${MLKEM_BINARY_DIR:?}/tools/mlkem-speed
 PROV_DIR=${MLKEM_PROVIDER_DIR:?}
-O35=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-speed.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-skip() { echo "SKIP: $*"; exit 77; }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 [ -x "$BIN" ] || { echo "FAIL: $BIN not built" >&2; exit 1; }
-LD_LIBRARY_PATH="$O35/lib" "$O35/bin/openssl" version 2>/dev/null | grep -q '^OpenSSL 3\.[5-9]' ||
-    skip "OpenSSL 3.5 peer not found at $O35 (run scripts/openssl35.sh)"
+O35=$(peer_prefix 3.5)
+[ -n "$O35" ] || skip "no OpenSSL 3.5 peer (scripts/openssl-peer.sh 3.5 --print-prefix finds none; run scripts/openssl-peer.sh 3.5)"
 o35() { echo env LD_LIBRARY_PATH="$O35/lib"; }
 
 # speed NAME CMD...: run, output in $tmp/NAME.{out,err}, status in $rc
@@ -142,5 +139,4 @@ speed noalg "$BIN" -provider-path "$PROV_DIR" -seconds 1 ML-KEM-999
 [ "$rc" = 1 ] && grep -q 'no loaded provider implements ML-KEM-999' "$tmp/noalg.err" &&
     ok "unknown algorithm: exit 1" || fail "unknown algorithm: exit $rc: $(cat "$tmp/noalg.err")"
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

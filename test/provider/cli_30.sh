@@ -22,8 +22,8 @@ set -euo pipefail
 # program run here fails the test.
 # shellcheck source-path=SCRIPTDIR source=../common/san.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
-# shellcheck source-path=SCRIPTDIR source=cli_lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/lib.sh"
 
 DIR=${1:?usage: cli_30.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
@@ -43,10 +43,8 @@ cd "$T"
 unset OPENSSL_CONF
 PROV=(-provider-path "$DIR" -provider mlkem -provider default)
 SEED=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
-FAILS=0
 
 echo "openssl: $("$OPENSSL" version)"
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 sha() { sha256sum "$1" | cut -c1-64; }
 # run <trace file> <openssl args...>: run with the trace on, stderr to file
 run() { local tr=$1; shift; MLKEM_TRACE=1 "$OPENSSL" "$@" 2>"$tr"; }
@@ -122,7 +120,7 @@ for B in 512 768 1024; do
 
     # ml-kem.output_formats in openssl.cnf (the provider's section).
     for F in seed-only priv-only; do
-        write_formats_cnf f.cnf "$DIR" "$F"
+        write_provider_cnf f.cnf "$DIR" "ml-kem.output_formats = $F"
         OPENSSL_CONF=f.cnf MLKEM_TRACE=1 "$OPENSSL" pkey -in seed$B.pem -outform DER -out f.der 2>f.tr \
             || fail "$A output_formats=$F"
         expect_trace f.tr "encode $A PrivateKeyInfo $F der"
@@ -197,20 +195,7 @@ fi
 # `openssl list -providers -verbose` prints, and, only with MLKEM_TRACE set,
 # once on stderr; a correct configuration prints nothing.
 echo "== configuration errors"
-cat >typo.cnf <<EOF
-openssl_conf = openssl_init
-[openssl_init]
-providers = provider_sect
-[provider_sect]
-default = default_sect
-mlkem = mlkem_sect
-[default_sect]
-activate = 1
-[mlkem_sect]
-module = $DIR/mlkem.so
-activate = 1
-retain_sed = no
-EOF
+write_provider_cnf typo.cnf "$DIR" "retain_sed = no"
 OPENSSL_CONF=typo.cnf "$OPENSSL" list -providers -verbose >typo.out 2>typo.err \
     || fail "list -providers with a mistyped key"
 grep -q 'build info: mlkem .*; configuration error: retain_sed: unknown key' typo.out \
@@ -254,8 +239,4 @@ else
 fi
 
 san_check "$T" || fail "sanitizer report(s), above"
-if [ $FAILS -ne 0 ]; then
-    echo "$FAILS failure(s)"
-    exit 1
-fi
-echo "PASS cli_30"
+test_finish

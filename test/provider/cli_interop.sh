@@ -6,9 +6,10 @@
 #
 # Usage: cli_interop.sh <dir of mlkem.so> [<path of examples' mlkem_evp>]
 # Env:   MLKEM_PEER (3.5 by default; 4.0 for provider_cli_interop_40);
-#        MLKEM_OPENSSL35_PREFIX (default /var/cache/mlkem/openssl-3.5) or,
-#        for another peer, MLKEM_OPENSSL<40>_PREFIX; skipped (77) when that
-#        prefix has no bin/openssl. The example program must be built for
+#        the peer's prefix is what `scripts/openssl-peer.sh <release>
+#        --print-prefix` says (MLKEM_OPENSSL35_PREFIX, MLKEM_OPENSSL40_PREFIX
+#        or the default cache); skipped (77) when there is none. The
+#        example program must be built for
 #        the peer's libcrypto (mlkem_evp_40 for 4.0's libcrypto.so.4).
 #
 #   OURS   = -provider-path DIR -provider mlkem -provider default
@@ -40,22 +41,15 @@ set -euo pipefail
 # program run here fails the test.
 # shellcheck source-path=SCRIPTDIR source=../common/san.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
-# shellcheck source-path=SCRIPTDIR source=cli_lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/lib.sh"
 
 DIR=${1:?usage: cli_interop.sh <dir of mlkem.so> [mlkem_evp]}
 EVP=${2:-}
 PEER=${MLKEM_PEER:-3.5}
-if [ "$PEER" = 3.5 ]; then
-    P=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
-else
-    pvar=MLKEM_OPENSSL${PEER/./}_PREFIX
-    P=${!pvar:-}
-fi
-if [ -z "$P" ] || [ ! -x "$P/bin/openssl" ]; then
-    echo "SKIP: OpenSSL $PEER CLI not found at ${P:-(prefix unset)}/bin/openssl (scripts/openssl-peer.sh $PEER builds it)"
-    exit 77
-fi
+P=$(peer_prefix "$PEER")
+[ -n "$P" ] ||
+    skip "no OpenSSL $PEER peer (scripts/openssl-peer.sh $PEER --print-prefix finds none; scripts/openssl-peer.sh $PEER builds it)"
 [ -f "$DIR/mlkem.so" ] || { echo "FAIL: no $DIR/mlkem.so"; exit 1; }
 export LD_LIBRARY_PATH="$P/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unset OPENSSL_CONF OPENSSL_MODULES
@@ -77,11 +71,8 @@ declare -A KAT
 KAT[512]=14cace3e48771b316676afad2cfcfe8488daaa4fad954e57236caa3f24a42cf7
 KAT[768]=9cddd089ffe70e3996e76f7c8d06746df34d07e8657bc0fcf2bb0e1c3084aea1
 KAT[1024]=0ad8d1ea1b8dd788979b4379581218df9321bdce5567eca42ae6be7d395f1a54
-FAILS=0
 
 echo "openssl: $("$O35" version)"
-"$O35" version | grep -q "^OpenSSL ${PEER//./\\.}\\." || { echo "FAIL: $O35 is not $PEER"; exit 1; }
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 # ours / excl / theirs <tag> <openssl args...>: stderr (with trace) to <tag>.tr
 ours() { local t=$1; shift; MLKEM_TRACE=1 "$O35" "$@" "${OURS[@]}" 2>"$t.tr"; }
 excl() { local t=$1; shift; MLKEM_TRACE=1 "$O35" "$@" "${EXCL[@]}" 2>"$t.tr"; }
@@ -173,7 +164,7 @@ for B in 512 768 1024; do
             || fail "$A: we read $PEER's $F"
         expect_trace rf "decode $A PrivateKeyInfo $F"
         cmp -s rt.der theirs-seedpub.der || fail "$A: $PEER's $F read as another key"
-        write_formats_cnf f.cnf "$DIR" "$F"
+        write_provider_cnf f.cnf "$DIR" "ml-kem.output_formats = $F"
         OPENSSL_CONF=f.cnf MLKEM_TRACE=1 "$O35" pkey -inform DER -in ours-seed.der -outform DER \
             -out o-$F.der -propquery '?provider=mlkem' 2>of.tr || fail "$A: we write $F"
         expect_trace of "encode $A PrivateKeyInfo $F der"
@@ -235,8 +226,4 @@ if [ -n "$EVP" ]; then
 fi
 
 san_check "$T" || fail "sanitizer report(s), above"
-if [ $FAILS -ne 0 ]; then
-    echo "$FAILS failure(s)"
-    exit 1
-fi
-echo "PASS cli_interop"
+test_finish

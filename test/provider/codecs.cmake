@@ -16,6 +16,8 @@
 #                         direction in separate invocations (skip 77 without
 #                         the 3.5 build)
 #   example_mlkem_evp     examples/mlkem_evp demo mode
+# The CLI scripts run the host's openssl on mlkem.so: host-only, and no-tsan
+# (TSan's runtime cannot arrive in openssl by dlopen).
 
 add_executable(provider_test_codecs_der
   ${CMAKE_CURRENT_LIST_DIR}/test_codecs_der.c
@@ -49,12 +51,12 @@ if(TARGET mlkem)
   mlkem_add_test(provider_cli_30
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_30.sh
             $<TARGET_FILE_DIR:mlkem> "${_mlkem_evp}"
-    LABELS provider codecs cli TIMEOUT 300
+    LABELS provider codecs cli host-only no-tsan TIMEOUT 600
     ENV "OPENSSL=${MLKEM_OPENSSL_CLI}" "MLKEM_SANITIZE=${MLKEM_SANITIZE}")
   mlkem_add_test(provider_cli_interop
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_interop.sh
             $<TARGET_FILE_DIR:mlkem> "${_mlkem_evp}"
-    LABELS provider codecs cli openssl35 TIMEOUT 300
+    LABELS provider codecs cli openssl35 host-only no-tsan TIMEOUT 600
     ENV "MLKEM_SANITIZE=${MLKEM_SANITIZE}")
 
   if(TARGET mlkem_evp)

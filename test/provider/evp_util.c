@@ -73,37 +73,7 @@ int evp_bytes_eq(const char *what, const uint8_t *got, size_t gotlen,
     return 1;
 }
 
-int evp_env_open(evp_env *e, const char *moddir)
-{
-    memset(e, 0, sizeof(*e));
-    if ((e->libctx = OSSL_LIB_CTX_new()) == NULL)
-        goto err;
-    if (!OSSL_PROVIDER_set_default_search_path(e->libctx, moddir))
-        goto err;
-    if ((e->mlkem = OSSL_PROVIDER_load(e->libctx, "mlkem")) == NULL)
-        goto err;
-    if ((e->deflt = OSSL_PROVIDER_load(e->libctx, "default")) == NULL)
-        goto err;
-    return 1;
-err:
-    TEST_CHECK(0, "cannot load mlkem and default from %s", moddir);
-    evp_env_close(e);
-    return 0;
-}
-
-void evp_env_close(evp_env *e)
-{
-    if (e->libctx == NULL)
-        return;
-    if (e->mlkem != NULL)
-        OSSL_PROVIDER_unload(e->mlkem);
-    if (e->deflt != NULL)
-        OSSL_PROVIDER_unload(e->deflt);
-    OSSL_LIB_CTX_free(e->libctx);
-    memset(e, 0, sizeof(*e));
-}
-
-EVP_PKEY *evp_import(evp_env *e, const char *alg, int selection,
+EVP_PKEY *evp_import(test_env *e, const char *alg, int selection,
                      const uint8_t *pub, size_t publen, const uint8_t *priv,
                      size_t privlen, const uint8_t *seed, size_t seedlen)
 {
@@ -132,7 +102,7 @@ EVP_PKEY *evp_import(evp_env *e, const char *alg, int selection,
     return k;
 }
 
-EVP_PKEY *evp_keygen(evp_env *e, const char *alg, const uint8_t *seed,
+EVP_PKEY *evp_keygen(test_env *e, const char *alg, const uint8_t *seed,
                      size_t seedlen)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->libctx, alg,
@@ -165,7 +135,7 @@ int evp_get_octets(const EVP_PKEY *k, const char *name, uint8_t *buf,
     return EVP_PKEY_get_octet_string_param(k, name, buf, cap, len) == 1;
 }
 
-int evp_encaps(evp_env *e, EVP_PKEY *k, const uint8_t *ikme, size_t ikmelen,
+int evp_encaps(test_env *e, EVP_PKEY *k, const uint8_t *ikme, size_t ikmelen,
                uint8_t *ct, size_t *ctlen, uint8_t *ss, size_t *sslen)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->libctx, k,
@@ -186,7 +156,7 @@ end:
     return ok;
 }
 
-int evp_decaps(evp_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
+int evp_decaps(test_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
                uint8_t *ss, size_t *sslen)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->libctx, k,
@@ -201,7 +171,7 @@ int evp_decaps(evp_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
     return ok;
 }
 
-int evp_shake256(evp_env *e, const uint8_t *in1, size_t len1,
+int evp_shake256(test_env *e, const uint8_t *in1, size_t len1,
                  const uint8_t *in2, size_t len2, uint8_t *out, size_t outlen)
 {
     EVP_MD *md = EVP_MD_fetch(e->libctx, "SHAKE256", "provider=default");
@@ -216,7 +186,7 @@ int evp_shake256(evp_env *e, const uint8_t *in1, size_t len1,
     return ok;
 }
 
-void evp_random(evp_env *e, uint8_t *buf, size_t len)
+void evp_random(test_env *e, uint8_t *buf, size_t len)
 {
     if (RAND_bytes_ex(e->libctx, buf, len, 0) != 1)
         TEST_CHECK(0, "RAND_bytes_ex failed");

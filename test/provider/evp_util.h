@@ -46,17 +46,8 @@ MLKEM_REASONS(EVP_REASON_TEXT)
 #define R_PCT R_PCT_FAILED
 #define R_IKME_LENGTH R_BAD_IKME_LENGTH
 
-/* ---- The test environment -------------------------------------------------- */
-
-typedef struct {
-    OSSL_LIB_CTX *libctx;
-    OSSL_PROVIDER *mlkem, *deflt;
-} evp_env;
-
-/* Load mlkem (from moddir) and default into a new library context. Returns
- * 1, or 0 with the error queue printed. */
-int evp_env_open(evp_env *e, const char *moddir);
-void evp_env_close(evp_env *e);
+/* The environment is test/common's test_env: test_env_open(e, moddir, NULL)
+ * loads mlkem (from moddir) and default into a new library context. */
 
 /* ---- Checks ------------------------------------------------------------------
  * TEST_CHECK and test_finish (test/common/test_util.h) count and report;
@@ -81,40 +72,40 @@ int evp_bytes_eq(const char *what, const uint8_t *got, size_t gotlen,
 /* ---- EVP wrappers (each returns 0/NULL on failure, error queue intact) ----- */
 
 /* EVP_PKEY_fromdata with any of pub / priv / seed (NULL = absent). */
-EVP_PKEY *evp_import(evp_env *e, const char *alg, int selection,
+EVP_PKEY *evp_import(test_env *e, const char *alg, int selection,
                      const uint8_t *pub, size_t publen, const uint8_t *priv,
                      size_t privlen, const uint8_t *seed, size_t seedlen);
 /* Keygen; seed (64 bytes) or NULL for a random key. */
-EVP_PKEY *evp_keygen(evp_env *e, const char *alg, const uint8_t *seed,
+EVP_PKEY *evp_keygen(test_env *e, const char *alg, const uint8_t *seed,
                      size_t seedlen);
 /* An octet-string key parameter into buf (cap bytes); *len set. */
 int evp_get_octets(const EVP_PKEY *k, const char *name, uint8_t *buf,
                    size_t cap, size_t *len);
 /* Encapsulate with optional ikme (NULL: random m). ct/ss capacity given by
  * *ctlen / *sslen on input, set on output. */
-int evp_encaps(evp_env *e, EVP_PKEY *k, const uint8_t *ikme, size_t ikmelen,
+int evp_encaps(test_env *e, EVP_PKEY *k, const uint8_t *ikme, size_t ikmelen,
                uint8_t *ct, size_t *ctlen, uint8_t *ss, size_t *sslen);
-int evp_decaps(evp_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
+int evp_decaps(test_env *e, EVP_PKEY *k, const uint8_t *ct, size_t ctlen,
                uint8_t *ss, size_t *sslen);
 
 /* SHAKE256(in, outlen) through the default provider (FIPS 203 J = 32). */
-int evp_shake256(evp_env *e, const uint8_t *in1, size_t len1,
+int evp_shake256(test_env *e, const uint8_t *in1, size_t len1,
                  const uint8_t *in2, size_t len2, uint8_t *out, size_t outlen);
 
 /* Fill buf with bytes from the library context's RNG. */
-void evp_random(evp_env *e, uint8_t *buf, size_t len);
+void evp_random(test_env *e, uint8_t *buf, size_t len);
 
 /* ---- Suites (test_evp*.c) -------------------------------------------------- */
 
-void evp_suite_provider(evp_env *e);   /* test_evp.c */
-void evp_suite_roundtrip(evp_env *e);  /* test_evp.c */
-void evp_suite_threads(evp_env *e);    /* test_evp_threads.c */
-void evp_suite_bad(evp_env *e);        /* test_evp_bad.c */
-void evp_suite_acvp(evp_env *e);       /* test_evp_acvp.c (may skip) */
+void evp_suite_provider(test_env *e);   /* test_evp.c */
+void evp_suite_roundtrip(test_env *e);  /* test_evp.c */
+void evp_suite_threads(test_env *e);    /* test_evp_threads.c */
+void evp_suite_bad(test_env *e);        /* test_evp_bad.c */
+void evp_suite_acvp(test_env *e);       /* test_evp_acvp.c (may skip) */
 void evp_suite_config(const char *moddir); /* test_evp_config.c */
 void evp_suite_instances(const char *moddir); /* test_evp.c */
 void evp_suite_cycles(const char *moddir); /* test_evp_cycles.c */
-void evp_suite_secure(evp_env *e);     /* test_evp_secure.c */
-void evp_suite_rand(evp_env *e);       /* test_evp_rand.c */
+void evp_suite_secure(test_env *e);     /* test_evp_secure.c */
+void evp_suite_rand(test_env *e);       /* test_evp_rand.c */
 
 #endif /* MLKEM_TEST_EVP_UTIL_H */

@@ -27,8 +27,13 @@ set(_o40_tests provider_evp_40 provider_evp_instances_40 provider_evp_acvp_40
                provider_codecs_40 provider_cli_interop_40)
 if(NOT MLKEM_PEER40_FOUND OR NOT TARGET mlkem)
   foreach(t IN LISTS _o40_tests)
+    if(t STREQUAL "provider_cli_interop_40")
+      set(_o40_labels provider codecs cli openssl40 host-only no-tsan)
+    else()
+      set(_o40_labels provider openssl40)
+    endif()
     mlkem_peer_missing_test(${t} 40 "${MLKEM_OPENSSL40_PREFIX}"
-                            LABELS provider openssl40)
+                            LABELS ${_o40_labels})
   endforeach()
   return()
 endif()
@@ -58,5 +63,5 @@ endif()
 mlkem_add_test(provider_cli_interop_40
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_interop.sh
           $<TARGET_FILE_DIR:mlkem> "${_mlkem_evp40}"
-  LABELS provider codecs cli openssl40 TIMEOUT 300
+  LABELS provider codecs cli openssl40 host-only no-tsan TIMEOUT 600
   ENV "MLKEM_SANITIZE=${MLKEM_SANITIZE}" ${_o40_env})

@@ -33,7 +33,7 @@
 
 /* ---- provider: parameters, names, OIDs, reason strings ----------------------- */
 
-void evp_suite_provider(evp_env *e)
+void evp_suite_provider(test_env *e)
 {
     const char *name = NULL, *version = NULL, *buildinfo = NULL;
     int status = -1;
@@ -175,7 +175,7 @@ void evp_suite_provider(evp_env *e)
 
 /* ---- roundtrip: keygen, export/import, encaps/decaps, key functions ------------ */
 
-static void roundtrip_variant(evp_env *e, const evp_variant *v)
+static void roundtrip_variant(test_env *e, const evp_variant *v)
 {
     uint8_t ek[1568], dk[3168], seed[64], ct[1568], ct2[1568], ss1[32],
         ss2[32], ss3[32], ikme[32];
@@ -388,7 +388,7 @@ end:
 
 /* libssl's server side (3.0 ssl/t1_lib.c, s3_lib.c): paramgen gives an empty
  * key, the client's share is set as encoded-pub-key, then encapsulate. */
-static void server_flow(evp_env *e, const evp_variant *v)
+static void server_flow(test_env *e, const evp_variant *v)
 {
     EVP_PKEY *client = evp_keygen(e, v->name, NULL, 0), *srv = NULL;
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->libctx, v->name,
@@ -444,9 +444,10 @@ end:
     EVP_PKEY_free(client);
 }
 
-/* Known answer (OpenSSL 3.5 and @noble/post-quantum agree; notes/openssl.md
- * §2): seed = 00..3f, ikme = 40..5f. */
-static void kat(evp_env *e)
+/* Known answer: seed (d || z) = bytes 00..3f, ikme (m) = 40..5f. These
+ * secrets are what OpenSSL 3.5's built-in ML-KEM and @noble/post-quantum
+ * 0.7.1 (keygen(seed), encapsulate(pk, msg)) both give. */
+static void kat(test_env *e)
 {
     static const char *const ss_hex[3] = {
         "14cace3e48771b316676afad2cfcfe8488daaa4fad954e57236caa3f24a42cf7",
@@ -477,7 +478,7 @@ static void kat(evp_env *e)
     }
 }
 
-void evp_suite_roundtrip(evp_env *e)
+void evp_suite_roundtrip(test_env *e)
 {
     kat(e);
     for (size_t i = 0; i < 3; i++) {
@@ -490,7 +491,7 @@ void evp_suite_roundtrip(evp_env *e)
 /* ---- instances: the module loaded into several library contexts ------------
  * Errors are raised through a live core handle; unloading the first instance
  * must not leave a dangling one (ASan would see a use after free). */
-static int instance_error_ok(evp_env *e)
+static int instance_error_ok(test_env *e)
 {
     uint8_t junk[5] = { 0 };
     EVP_PKEY *k = evp_import(e, "ML-KEM-512", EVP_PKEY_PUBLIC_KEY, junk,
@@ -502,24 +503,24 @@ static int instance_error_ok(evp_env *e)
 
 void evp_suite_instances(const char *moddir)
 {
-    evp_env a, b, c;
+    test_env a, b, c;
 
-    if (!TEST_CHECK(evp_env_open(&a, moddir) && evp_env_open(&b, moddir),
+    if (!TEST_CHECK(test_env_open(&a, moddir, NULL) && test_env_open(&b, moddir, NULL),
                "two instances"))
         return;
     instance_error_ok(&a);
     instance_error_ok(&b);
-    evp_env_close(&a); /* the oldest instance goes first */
+    test_env_close(&a); /* the oldest instance goes first */
     instance_error_ok(&b);
     EVP_PKEY *k = evp_keygen(&b, "ML-KEM-768", NULL, 0);
     TEST_CHECK(k != NULL, "keygen after the first instance left");
     EVP_PKEY_free(k);
-    if (TEST_CHECK(evp_env_open(&c, moddir), "third instance")) {
-        evp_env_close(&b);
+    if (TEST_CHECK(test_env_open(&c, moddir, NULL), "third instance")) {
+        test_env_close(&b);
         instance_error_ok(&c);
-        evp_env_close(&c);
+        test_env_close(&c);
     } else {
-        evp_env_close(&b);
+        test_env_close(&b);
     }
 }
 
@@ -554,7 +555,7 @@ static int check_runtime(const char *expect)
 
 int main(int argc, char **argv)
 {
-    evp_env e;
+    test_env e;
 
     if (argc < 4) {
         fprintf(stderr, "usage: %s <3.0|3.5> <module dir> <suite>...\n"
@@ -572,7 +573,7 @@ int main(int argc, char **argv)
         need_env |= strcmp(argv[i], "instances") != 0
                     && strcmp(argv[i], "cycles") != 0;
     memset(&e, 0, sizeof(e));
-    if (need_env && !evp_env_open(&e, argv[2]))
+    if (need_env && !test_env_open(&e, argv[2], NULL))
         return test_finish("test_evp");
     for (int i = 3; i < argc; i++) {
         int before = test_failure_count();
@@ -600,12 +601,12 @@ int main(int argc, char **argv)
             evp_suite_secure(&e);
         else {
             fprintf(stderr, "unknown suite %s\n", argv[i]);
-            evp_env_close(&e);
+            test_env_close(&e);
             return 2;
         }
         printf("   %s: %d failure(s)\n", argv[i], test_failure_count() - before);
     }
-    evp_env_close(&e);
+    test_env_close(&e);
     if (test_failure_count() == 0 && evp_skip_reason != NULL) {
         printf("SKIP: %s\n", evp_skip_reason);
         return 77;

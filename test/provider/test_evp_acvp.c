@@ -35,7 +35,7 @@ static int hexfield(const test_json *t, const char *key, uint8_t *out,
     return h != NULL && test_hex_decode(out, len, h, strlen(h)) == 0;
 }
 
-static void run_case(evp_env *e, const char *file, const char *fn,
+static void run_case(test_env *e, const char *file, const char *fn,
                      const char *fmt, const evp_variant *v,
                      const test_json *t, counts *c)
 {
@@ -135,7 +135,7 @@ static void run_case(evp_env *e, const char *file, const char *fn,
     ERR_clear_error();
 }
 
-static int run_file(evp_env *e, const char *dir, const char *folder,
+static int run_file(test_env *e, const char *dir, const char *folder,
                     counts *c)
 {
     char path[4096], err[256];
@@ -168,7 +168,7 @@ static int run_file(evp_env *e, const char *dir, const char *folder,
     return 1;
 }
 
-void evp_suite_acvp(evp_env *e)
+void evp_suite_acvp(test_env *e)
 {
     const char *dir = getenv("MLKEM_VECTORS_DIR");
     char acvp[4096];

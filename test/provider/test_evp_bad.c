@@ -45,7 +45,7 @@ static int set_ctx_params1(EVP_PKEY_CTX *ctx, OSSL_PARAM p)
     return EVP_PKEY_CTX_set_params(ctx, params) == 1;
 }
 
-static void bad_lengths(evp_env *e, const evp_variant *v, const uint8_t *ek,
+static void bad_lengths(test_env *e, const evp_variant *v, const uint8_t *ek,
                         const uint8_t *dk, const uint8_t *seed)
 {
     uint8_t big[3200];
@@ -97,7 +97,7 @@ static void bad_lengths(evp_env *e, const evp_variant *v, const uint8_t *ek,
     }
 }
 
-static void bad_kem_args(evp_env *e, const evp_variant *v, EVP_PKEY *k,
+static void bad_kem_args(test_env *e, const evp_variant *v, EVP_PKEY *k,
                          EVP_PKEY *pub)
 {
     uint8_t ikme[64] = { 0 }, ct[1600], ss[32];
@@ -170,7 +170,7 @@ static void bad_kem_args(evp_env *e, const evp_variant *v, EVP_PKEY *k,
     EVP_PKEY_CTX_free(ctx);
 }
 
-static void bad_keys(evp_env *e, const evp_variant *v, EVP_PKEY *k,
+static void bad_keys(test_env *e, const evp_variant *v, EVP_PKEY *k,
                      const uint8_t *ek, const uint8_t *dk)
 {
     uint8_t bad[3168], other_seed[64], other_ek[1568];
@@ -281,7 +281,7 @@ static void bad_keys(evp_env *e, const evp_variant *v, EVP_PKEY *k,
  * the provider's helpers (params.c) handle without calling them: an octet
  * pointer for an octet string, a size query (NULL data), integers of other
  * widths than int, and the exact-size output buffer. */
-static void good_param_forms(evp_env *e, const evp_variant *v, EVP_PKEY *k,
+static void good_param_forms(test_env *e, const evp_variant *v, EVP_PKEY *k,
                              const uint8_t *ek)
 {
     OSSL_PARAM params[4];
@@ -334,7 +334,7 @@ static void good_param_forms(evp_env *e, const evp_variant *v, EVP_PKEY *k,
                "%s: pub into exactly %zu bytes", v->name, v->ek);
 }
 
-static void bad_params(evp_env *e, const evp_variant *v, EVP_PKEY *k,
+static void bad_params(test_env *e, const evp_variant *v, EVP_PKEY *k,
                        const uint8_t *ek)
 {
     uint8_t small[10];
@@ -407,7 +407,7 @@ static void bad_params(evp_env *e, const evp_variant *v, EVP_PKEY *k,
     good_param_forms(e, v, k, ek);
 }
 
-void evp_suite_bad(evp_env *e)
+void evp_suite_bad(test_env *e)
 {
     for (size_t i = 0; i < 3; i++) {
         const evp_variant *v = &evp_variants[i];

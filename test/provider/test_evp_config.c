@@ -64,7 +64,7 @@ static int write_cnf(const char *path, const char *moddir, const char *lines,
 
 /* Load a configuration into a new library context. The environment holds
  * the context and, if it loaded, the mlkem provider's availability. */
-static int load_cnf(evp_env *e, const char *moddir, const char *lines,
+static int load_cnf(test_env *e, const char *moddir, const char *lines,
                     const char *kem_sect)
 {
     char path[128];
@@ -84,7 +84,7 @@ static int load_cnf(evp_env *e, const char *moddir, const char *lines,
     return e->mlkem != NULL;
 }
 
-static void close_cnf(evp_env *e)
+static void close_cnf(test_env *e)
 {
     if (e->mlkem != NULL)
         OSSL_PROVIDER_unload(e->mlkem);
@@ -93,7 +93,7 @@ static void close_cnf(evp_env *e)
 }
 
 /* The provider's "config-error" parameter ("" when the config is fine). */
-static const char *config_error(evp_env *e)
+static const char *config_error(test_env *e)
 {
     static char buf[256];
     const char *v = NULL;
@@ -115,7 +115,7 @@ static int pkcs8_len(EVP_PKEY *k, unsigned char **der)
     return i2d_PrivateKey(k, der);
 }
 
-static int has_seed(evp_env *e, EVP_PKEY *k)
+static int has_seed(test_env *e, EVP_PKEY *k)
 {
     uint8_t s[64];
     size_t len;
@@ -129,7 +129,7 @@ static int has_seed(evp_env *e, EVP_PKEY *k)
 static void retain_seed_no(const char *moddir, const char *lines,
                            const char *kem_sect, const char *label)
 {
-    evp_env e;
+    test_env e;
 
     if (!TEST_CHECK(load_cnf(&e, moddir, lines, kem_sect), "%s: config load",
                label)) {
@@ -157,7 +157,7 @@ static void retain_seed_no(const char *moddir, const char *lines,
 
 static void prefer_seed_no(const char *moddir)
 {
-    evp_env e;
+    test_env e;
     const evp_variant *v = &evp_variants[1];
 
     if (!TEST_CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect",
@@ -195,7 +195,7 @@ static void prefer_seed_no(const char *moddir)
 static void bad_value(const char *moddir, const char *lines,
                       const char *kem_sect, const char *needle, char expect)
 {
-    evp_env e;
+    test_env e;
 
     ERR_clear_error();
     if (!TEST_CHECK(load_cnf(&e, moddir, lines, kem_sect),
@@ -247,7 +247,7 @@ static void bad_value(const char *moddir, const char *lines,
 static void unknown_key(const char *moddir, const char *lines,
                         const char *kem_sect, const char *needle)
 {
-    evp_env e;
+    test_env e;
     const char *ce, *bi = NULL;
     OSSL_PARAM p[2];
 
@@ -283,7 +283,7 @@ static void unknown_key(const char *moddir, const char *lines,
 static void unknown_key_other_file(const char *moddir)
 {
     char other[128];
-    evp_env e;
+    test_env e;
     const char *ce;
 
     snprintf(other, sizeof(other), "%s/other.cnf", tmpdir);
@@ -317,12 +317,13 @@ static void unknown_key_other_file(const char *moddir)
     ERR_clear_error();
 }
 
-/* output_formats decides the PKCS#8 form (notes/openssl.md §1 sizes for
- * ML-KEM-768: seed-only 86, priv-only 2428, seed-priv 2498), and a file
- * written as seed-only decodes back (input_formats default: all). */
+/* output_formats decides the PKCS#8 form (the DER sizes of OpenSSL 3.5's
+ * forms for ML-KEM-768: seed-only 86, priv-only 2428, seed-priv 2498;
+ * docs/usage.md names the forms), and a file written as seed-only decodes
+ * back (input_formats default: all). */
 static void output_format(const char *moddir, const char *list, int len768)
 {
-    evp_env e;
+    test_env e;
 
     if (!TEST_CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect", list),
                "\"%s\": config load", list)) {
@@ -355,7 +356,7 @@ static void output_format(const char *moddir, const char *list, int len768)
 static void decoders_config(const char *moddir, const char *lines, int on,
                             const char *needle)
 {
-    evp_env e;
+    test_env e;
 
     ERR_clear_error();
     if (!TEST_CHECK(load_cnf(&e, moddir, lines, NULL),
@@ -428,7 +429,7 @@ void evp_suite_config(const char *moddir)
     prefer_seed_no(moddir);
 
     /* Valid lists (any separator) load and work. */
-    evp_env e;
+    test_env e;
     TEST_CHECK(load_cnf(&e, moddir, "ml-kem = mlkem_kem_sect",
                    "output_formats = priv-only seed-only\n"
                    "input_formats = seed-priv,priv-only,\tbare-seed\n"

@@ -51,13 +51,13 @@ static void *cycler(void *varg)
     cycler_arg *a = varg;
 
     for (int i = 0; i < CYCLES; i++) {
-        evp_env e;
+        test_env e;
 
-        if (!evp_env_open(&e, a->moddir)) {
+        if (!test_env_open(&e, a->moddir, NULL)) {
             a->failed++;
             continue;
         }
-        evp_env_close(&e);
+        test_env_close(&e);
     }
     atomic_fetch_add(a->done, 1);
     OPENSSL_thread_stop();
@@ -67,7 +67,7 @@ static void *cycler(void *varg)
 /* Raise one error through the long-lived instance: a 5-byte ML-KEM-512
  * public key. Returns 1 if the error names "mlkem" and "invalid key
  * length"; otherwise copies its printed form into shown. */
-static int raise_and_read(evp_env *e, char *shown, size_t cap)
+static int raise_and_read(test_env *e, char *shown, size_t cap)
 {
     static const uint8_t junk[5] = { 0 };
     EVP_PKEY *k;
@@ -94,18 +94,18 @@ static int raise_and_read(evp_env *e, char *shown, size_t cap)
  * them name "mlkem" while loaded. */
 static void count_numbers(const char *moddir)
 {
-    evp_env t;
+    test_env t;
     int before, during, after, named = 0;
 
     before = ERR_get_next_error_library();
-    if (!TEST_CHECK(evp_env_open(&t, moddir), "measuring instance"))
+    if (!TEST_CHECK(test_env_open(&t, moddir, NULL), "measuring instance"))
         return;
     during = ERR_get_next_error_library();
     for (int lib = before + 1; lib < during; lib++) {
         const char *s = ERR_lib_error_string(ERR_PACK(lib, 0, 0));
         named += s != NULL && strcmp(s, "mlkem") == 0;
     }
-    evp_env_close(&t);
+    test_env_close(&t);
     after = ERR_get_next_error_library();
     printf("   one load of mlkem + default: %d error library numbers, %d of "
            "them with mlkem's strings\n", during - before - 1, named);
@@ -120,7 +120,7 @@ static void count_numbers(const char *moddir)
 
 void evp_suite_cycles(const char *moddir)
 {
-    evp_env live;
+    test_env live;
     pthread_t t[THREADS];
     cycler_arg args[THREADS];
     int started[THREADS] = { 0 };
@@ -128,7 +128,7 @@ void evp_suite_cycles(const char *moddir)
     int first, last, raised = 0, bad = 0, nthreads = 0;
     char shown[256] = "";
 
-    if (!TEST_CHECK(evp_env_open(&live, moddir), "long-lived instance"))
+    if (!TEST_CHECK(test_env_open(&live, moddir, NULL), "long-lived instance"))
         return;
     count_numbers(moddir);
 
@@ -169,5 +169,5 @@ void evp_suite_cycles(const char *moddir)
     TEST_CHECK(last - first - 1 >= 256, "the cycles took only %d numbers, fewer "
           "than the 256 packed values: the test cannot fail",
           last - first - 1);
-    evp_env_close(&live);
+    test_env_close(&live);
 }

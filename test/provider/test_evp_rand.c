@@ -26,7 +26,7 @@
 
 /* ML-KEM part of the shared secret: the first 32 bytes for ML-KEM and for
  * X25519MLKEM768 (ML-KEM first). */
-static int encaps_k(evp_env *e, EVP_PKEY *k, uint8_t K[32])
+static int encaps_k(test_env *e, EVP_PKEY *k, uint8_t K[32])
 {
     uint8_t ct[1600], ss[64];
     size_t ctlen = sizeof(ct), sslen = sizeof(ss);
@@ -37,7 +37,7 @@ static int encaps_k(evp_env *e, EVP_PKEY *k, uint8_t K[32])
     return 1;
 }
 
-static int keygen_ek(evp_env *e, const char *alg, uint8_t ek[32])
+static int keygen_ek(test_env *e, const char *alg, uint8_t ek[32])
 {
     uint8_t buf[1600];
     size_t len = 0;
@@ -61,7 +61,7 @@ static int all_distinct(const uint8_t (*v)[32], size_t n)
     return 1;
 }
 
-static void one_thread(evp_env *e)
+static void one_thread(test_env *e)
 {
     static uint8_t K[DRAWS][32], ek[DRAWS][32];
     EVP_PKEY *k = evp_keygen(e, "ML-KEM-768", NULL, 0);
@@ -83,7 +83,7 @@ static void one_thread(evp_env *e)
 }
 
 typedef struct {
-    evp_env *e;
+    test_env *e;
     EVP_PKEY *k;
     uint8_t K[THREAD_DRAWS][32];
     int n;
@@ -98,7 +98,7 @@ static void *thread_draws(void *varg)
     return NULL;
 }
 
-static void threads(evp_env *e)
+static void threads(test_env *e)
 {
     static thread_arg arg[THREADS];
     static uint8_t all[THREADS * THREAD_DRAWS][32];
@@ -136,7 +136,7 @@ static void threads(evp_env *e)
 /* Parent and child each encapsulate to k and make a key after the fork,
  * with the parent's cache (filled by the warm-up before) copied into the
  * child: the child's K and ek must differ from the parent's. */
-static void fork_case(evp_env *e, const char *alg, int round)
+static void fork_case(test_env *e, const char *alg, int round)
 {
     uint8_t K[32], ek[32], child[64];
     EVP_PKEY *k = evp_keygen(e, alg, NULL, 0);
@@ -190,7 +190,7 @@ static void fork_case(evp_env *e, const char *alg, int round)
     EVP_PKEY_free(k);
 }
 
-void evp_suite_rand(evp_env *e)
+void evp_suite_rand(test_env *e)
 {
     one_thread(e);
     threads(e);

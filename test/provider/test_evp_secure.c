@@ -24,7 +24,7 @@
 #define HEAP_SIZE (1u << 20) /* 1 MiB: a few keys of about 14 KiB */
 #define MIN_BLOCK 16
 
-static void seed_in_secure_heap(evp_env *e)
+static void seed_in_secure_heap(test_env *e)
 {
     uint8_t seed[64];
     OSSL_PARAM params[2];
@@ -70,7 +70,7 @@ static void seed_in_secure_heap(evp_env *e)
           CRYPTO_secure_used() - base);
 }
 
-static void ikme_in_secure_heap(evp_env *e)
+static void ikme_in_secure_heap(test_env *e)
 {
     uint8_t ikme[32], ct[1088], ss[32];
     size_t ctlen = sizeof(ct), sslen = sizeof(ss), base, with_ikme;
@@ -107,7 +107,7 @@ end:
     EVP_PKEY_free(k);
 }
 
-void evp_suite_secure(evp_env *e)
+void evp_suite_secure(test_env *e)
 {
     if (!TEST_CHECK(CRYPTO_secure_malloc_init(HEAP_SIZE, MIN_BLOCK) != 0,
                "CRYPTO_secure_malloc_init"))

@@ -17,7 +17,7 @@
 #define ROUNDS 12
 
 typedef struct {
-    evp_env *e;
+    test_env *e;
     int id;
     const uint8_t (*ref_ek)[1568]; /* per variant, from the main thread */
 } thread_arg;
@@ -66,7 +66,7 @@ static void *worker(void *varg)
     return NULL;
 }
 
-void evp_suite_threads(evp_env *e)
+void evp_suite_threads(test_env *e)
 {
     static uint8_t ref_ek[3][1568];
     uint8_t seed[64];

@@ -3,7 +3,7 @@
 # daemons.sh: start and stop the Debian servers (apache2, haproxy, stunnel)
 # in the TLS shell tests; sourced after lib.sh.
 #
-#   random_port          a 127.0.0.1 port nothing listens on (may still race)
+# (random_port comes from test/common/lib.sh.)
 #   wait_port PORT PID   wait (<= 10 s) until PORT accepts, while PID lives
 #   start_daemon NAME PORTVAR CMD...
 #                        run CMD (in the foreground under `timeout`) after
@@ -22,17 +22,6 @@
 #                        page_35, then ok when the page came back over
 #                        ServerHello group WANT (IANA number), else fail
 
-random_port() {
-    local p
-    for _ in $(seq 50); do
-        p=$((20000 + RANDOM % 40000))
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-            echo "$p"
-            return 0
-        fi
-    done
-    return 1
-}
 
 wait_port() {
     local port=$1 pid=$2

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash disable=SC2034
-# lib.sh: shared helpers for the TLS shell tests (sourced, bash).
+# lib.sh: shared helpers for the TLS shell tests (sourced, bash), on top of
+# test/common/lib.sh (ok, fail, skip, peer_prefix, random_port).
 #
 # Every server binds 127.0.0.1 only, on a port the kernel picks (port 0; the
 # server prints "ACCEPT 127.0.0.1:<port>") or, for nginx, a random free
@@ -10,11 +11,11 @@
 #
 # Environment (set by test/tls/CMakeLists.txt):
 #   MLKEM_PROVIDER_DIR      directory holding mlkem.so
-#   MLKEM_OPENSSL35_PREFIX  OpenSSL 3.5 peer (scripts/openssl35.sh)
 #   MLKEM_PEER              the 3.5+ peer release the tests run against:
-#                           3.5 (default) or 4.0 (the tls_*40 tests), whose
-#                           prefix is then MLKEM_OPENSSL40_PREFIX
-#                           (scripts/openssl-peer.sh 4.0)
+#                           3.5 (default) or 4.0 (the tls_*40 tests); its
+#                           prefix is what scripts/openssl-peer.sh
+#                           <release> --print-prefix says (from
+#                           MLKEM_OPENSSL35_PREFIX / MLKEM_OPENSSL40_PREFIX)
 #   MLKEM_SOURCE_DIR        source tree (examples/tls/)
 #   MLKEM_TLS_BADSHARE, MLKEM_TLS_CAPS, MLKEM_TLS_INPROC   test binaries
 #   MLKEM_SANITIZE, MLKEM_SAN_PRELOAD  sanitizer builds (test/common/san.sh):
@@ -25,7 +26,8 @@
 
 set -u
 
-TLS_FAILS=0
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common/lib.sh"
 TLS_PIDS=()
 TLS_TMP=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-tls.XXXXXX") || exit 1
 SERVER_LIFETIME=${SERVER_LIFETIME:-120}
@@ -43,17 +45,10 @@ tls_cleanup() {
 }
 trap tls_cleanup EXIT
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*" >&2; TLS_FAILS=$((TLS_FAILS + 1)); }
-ok() { echo "ok   $*"; }
+# Any sanitizer report of any process of the test is one more failure.
 finish() {
-    san_check "$TLS_TMP" || TLS_FAILS=$((TLS_FAILS + 1))
-    if [ "$TLS_FAILS" -ne 0 ]; then
-        echo "FAIL: $TLS_FAILS failure(s)" >&2
-        exit 1
-    fi
-    echo "PASS"
-    exit 0
+    san_check "$TLS_TMP" || TEST_FAILS=$((TEST_FAILS + 1))
+    test_finish
 }
 
 # ---- tools ----------------------------------------------------------------
@@ -62,15 +57,10 @@ finish() {
 source "$(dirname "${BASH_SOURCE[0]}")/../common/san.sh"
 san_init "$TLS_TMP" || true
 O30=$(san_wrap "${MLKEM_OPENSSL30:-openssl}")
-# The peer: PEER is its release, O35_PREFIX its prefix (the name is from
-# when 3.5 was the only one).
+# The peer: PEER is its release, O35_PREFIX its prefix, empty when absent
+# (the name is from when 3.5 was the only one).
 PEER=${MLKEM_PEER:-3.5}
-if [ "$PEER" = 3.5 ]; then
-    O35_PREFIX=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
-else
-    _peer_var=MLKEM_OPENSSL${PEER/./}_PREFIX
-    O35_PREFIX=${!_peer_var:-}
-fi
+O35_PREFIX=$(peer_prefix "$PEER")
 # The peer's binary as it is run (a wrapper in sanitizer builds); give
 # it LD_LIBRARY_PATH=$O35_PREFIX/lib, as o35 and the tests' O35BIN do.
 O35W=$(san_wrap "$O35_PREFIX/bin/openssl")
@@ -90,10 +80,8 @@ need_provider() {
 
 # The peer of release $PEER (3.5 unless MLKEM_PEER says otherwise).
 need_openssl35() {
-    [ -n "$O35_PREFIX" ] && [ -x "$O35_PREFIX/bin/openssl" ] &&
-        LD_LIBRARY_PATH="$O35_PREFIX/lib" "$O35_PREFIX/bin/openssl" version 2>/dev/null |
-        grep -q "^OpenSSL ${PEER//./\\.}\\." ||
-        skip "OpenSSL $PEER peer not found at ${O35_PREFIX:-(prefix unset)} (run scripts/openssl-peer.sh $PEER)"
+    [ -n "$O35_PREFIX" ] ||
+        skip "no OpenSSL $PEER peer (scripts/openssl-peer.sh $PEER --print-prefix finds none; run scripts/openssl-peer.sh $PEER)"
 }
 
 # The peer's command line.

@@ -20,9 +20,12 @@ include(${CMAKE_SOURCE_DIR}/test/openssl_peers.cmake)
 mlkem_openssl_peer(40 "${MLKEM_OPENSSL40_PREFIX}")
 
 if(NOT MLKEM_PEER40_FOUND)
-  foreach(t tls_interop40 tls_on40 tls_hybrid_cross40)
-    mlkem_peer_missing_test(${t} 40 "${MLKEM_OPENSSL40_PREFIX}" LABELS tls openssl40)
+  foreach(t tls_interop40 tls_on40)
+    mlkem_peer_missing_test(${t} 40 "${MLKEM_OPENSSL40_PREFIX}"
+                            LABELS tls openssl40 ${_host})
   endforeach()
+  mlkem_peer_missing_test(tls_hybrid_cross40 40 "${MLKEM_OPENSSL40_PREFIX}"
+                          LABELS tls openssl40)
   return()
 endif()
 
@@ -38,9 +41,9 @@ set(_sh_env40 "MLKEM_PROVIDER_DIR=${_provdir}"
               "MLKEM_OPENSSL40_PREFIX=${MLKEM_OPENSSL40_PREFIX}")
 mlkem_add_test(tls_interop40
                COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_interop35.sh
-               LABELS tls openssl40 TIMEOUT 300 ENV ${_sh_env40})
+               LABELS tls openssl40 ${_host} TIMEOUT 600 ENV ${_sh_env40})
 mlkem_add_test(tls_on40
                COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_on35.sh
-               LABELS tls openssl40 TIMEOUT 300 ENV ${_sh_env40})
+               LABELS tls openssl40 ${_host} TIMEOUT 600 ENV ${_sh_env40})
 mlkem_add_test(tls_hybrid_cross40 COMMAND test_hybrid_cross_40 ${_provdir}
                LABELS tls openssl40 TIMEOUT 60 ENV ${_sh_env40})

@@ -30,8 +30,10 @@ typedef struct {
     unsigned int id, secbits;
 } expected_group;
 
-/* The specification of the table: IANA codepoints, OpenSSL 3.5's algorithm
- * names and security bits (notes/openssl.md §4-5). */
+/* The specification of the table: IANA codepoints (docs/tls.md, "The
+ * groups"), OpenSSL 3.5's algorithm names and security bits (3.5's
+ * include/internal/tlsgroups.h and its TLS-GROUP capability: 128 for
+ * MLKEM512, 192 for the 768 groups, 256 for the 1024 ones). */
 static const expected_group expected[TLS_NGROUPS] = {
     {"X25519MLKEM768", "X25519MLKEM768", 0x11EC, 192},
     {"SecP256r1MLKEM768", "SecP256r1MLKEM768", 0x11EB, 192},
@@ -163,7 +165,7 @@ int main(int argc, char **argv)
     if (!TEST_CHECK(tls_env_init(&env, dir) == 0, "tls_env_init"))
         return test_finish("tls_capabilities");
 
-    TEST_CHECK(OSSL_PROVIDER_get_capabilities(env.mlkem, "TLS-GROUP", group_cb, &st) == 1,
+    TEST_CHECK(OSSL_PROVIDER_get_capabilities(env.base.mlkem, "TLS-GROUP", group_cb, &st) == 1,
                "get_capabilities(TLS-GROUP) did not return 1");
     if (is35) {
         if (TEST_CHECK(st.count == 0,
@@ -176,15 +178,15 @@ int main(int argc, char **argv)
     }
     /* Unknown capabilities: answered 0 with no callback, as the default
      * provider does (3.5's libssl asks for TLS-SIGALG and ignores that). */
-    TEST_CHECK(OSSL_PROVIDER_get_capabilities(env.mlkem, "TLS-SIGALG", other_cb, &others) == 0
+    TEST_CHECK(OSSL_PROVIDER_get_capabilities(env.base.mlkem, "TLS-SIGALG", other_cb, &others) == 0
                    && others == 0,
                "TLS-SIGALG: want return 0 and no callback");
 
     /* libssl keeps a group only if its algorithm can be fetched; ours must
      * be fetchable from our provider. */
     for (i = 0; i < TLS_NGROUPS; i++) {
-        EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(env.libctx, expected[i].alg, "provider=mlkem");
-        EVP_KEM *kem = EVP_KEM_fetch(env.libctx, expected[i].alg, "provider=mlkem");
+        EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(env.base.libctx, expected[i].alg, "provider=mlkem");
+        EVP_KEM *kem = EVP_KEM_fetch(env.base.libctx, expected[i].alg, "provider=mlkem");
 
         TEST_CHECK(km != NULL && kem != NULL, "%s: keymgmt/KEM %s not fetchable from "
                    "provider=mlkem", expected[i].name, expected[i].alg);
@@ -195,9 +197,9 @@ int main(int argc, char **argv)
     /* X448MLKEM1024 is a KEM of ours (keymgmt + KEM), but no TLS group, as
      * in OpenSSL 3.5 and 4.0: libssl must not know the name. */
     {
-        EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(env.libctx, "X448MLKEM1024", "provider=mlkem");
-        EVP_KEM *kem = EVP_KEM_fetch(env.libctx, "X448MLKEM1024", "provider=mlkem");
-        SSL_CTX *ctx = SSL_CTX_new_ex(env.libctx, NULL, TLS_method());
+        EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(env.base.libctx, "X448MLKEM1024", "provider=mlkem");
+        EVP_KEM *kem = EVP_KEM_fetch(env.base.libctx, "X448MLKEM1024", "provider=mlkem");
+        SSL_CTX *ctx = SSL_CTX_new_ex(env.base.libctx, NULL, TLS_method());
 
         TEST_CHECK(km != NULL && kem != NULL,
                    "X448MLKEM1024: keymgmt/KEM not fetchable from provider=mlkem");
@@ -214,7 +216,7 @@ int main(int argc, char **argv)
      * name is accepted alone (a config Groups line would drop it silently;
      * SSL_CTX_set1_groups_list fails loudly). */
     for (i = 0; i < TLS_NGROUPS; i++) {
-        SSL_CTX *ctx = SSL_CTX_new_ex(env.libctx, NULL, TLS_method());
+        SSL_CTX *ctx = SSL_CTX_new_ex(env.base.libctx, NULL, TLS_method());
 
         if (!TEST_CHECK(ctx != NULL, "SSL_CTX_new_ex failed"))
             break;

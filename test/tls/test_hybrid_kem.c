@@ -748,7 +748,7 @@ int main(int argc, char **argv)
     printf("runtime %s\n", OpenSSL_version(OPENSSL_VERSION));
     if (!TEST_CHECK(tls_env_init(&env, dir) == 0, "tls_env_init"))
         return test_finish("hybrid_kem");
-    lib = env.libctx;
+    lib = env.base.libctx;
     make_x448_small();
     test_small_order_table("X25519", &small_order[0][0], 7, 32);
     test_small_order_table("X448", &x448_small[0][0], 5, 56);

@@ -41,20 +41,6 @@ cp "$CERT" "$KEY" "$P/"
 export OPENSSL_CONF=$EXAMPLES/openssl-pq.cnf
 export OPENSSL_MODULES=$MLKEM_PROVIDER_DIR
 
-# A random port that nothing listens on; nginx may still lose a race for
-# it, so start_nginx retries with another one.
-random_port() {
-    local p
-    for _ in $(seq 50); do
-        p=$((20000 + RANDOM % 40000))
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-            echo "$p"
-            return 0
-        fi
-    done
-    return 1
-}
-
 write_conf() {
     cat >"$P/nginx.conf" <<EOF
 daemon off;
@@ -94,6 +80,8 @@ else
 fi
 
 NGINX_PID=
+# random_port (test/common/lib.sh): nginx may still lose a race for the
+# port, so this retries with another one.
 for _ in 1 2 3 4 5; do
     PORT=$(random_port) || break
     write_conf

@@ -364,7 +364,7 @@ static void run_inproc(tls_env *env)
     /* An unknown name in a group list fails loudly (the config-file path
      * drops it silently on 3.0, which is why every test proves its group). */
     {
-        SSL_CTX *ctx = SSL_CTX_new_ex(env->libctx, NULL, TLS_client_method());
+        SSL_CTX *ctx = SSL_CTX_new_ex(env->base.libctx, NULL, TLS_client_method());
 
         if (TEST_CHECK(ctx != NULL && SSL_CTX_set1_groups_list(ctx, "NoSuchGroup") != 1,
                        "SSL_CTX_set1_groups_list(NoSuchGroup) accepted"))

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
                                            "SecP384r1MLKEM1024", "ML-KEM-512",
                                            "ML-KEM-768", "ML-KEM-1024"};
         for (i = 0; i < TLS_NGROUPS; i++) {
-            EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(env.libctx, algs[i], propq);
+            EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(env.base.libctx, algs[i], propq);
             const char *pn = km != NULL
                                  ? OSSL_PROVIDER_get0_name(EVP_KEYMGMT_get0_provider(km))
                                  : "(none)";

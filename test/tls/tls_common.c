@@ -82,44 +82,28 @@ static X509 *self_signed(OSSL_LIB_CTX *libctx, EVP_PKEY *key)
 
 int tls_env_init(tls_env *env, const char *provider_dir)
 {
-    memset(env, 0, sizeof(*env));
-    if ((env->libctx = OSSL_LIB_CTX_new()) == NULL
-        || (env->deflt = OSSL_PROVIDER_load(env->libctx, "default")) == NULL) {
-        tls_print_errors("libctx");
-        return -1;
-    }
     /* MLKEM_TLS_CONF: an openssl.cnf loaded into the context first, so that
-     * the mlkem instance loaded below is the one it configured (OpenSSL
+     * the mlkem instance loaded after it is the one it configured (OpenSSL
      * finds a provider by name before it creates one): the provider's
      * options (decoders = no) under the same handshakes. */
     const char *conf = getenv("MLKEM_TLS_CONF");
-    if (conf != NULL && conf[0] != '\0'
-        && OSSL_LIB_CTX_load_config(env->libctx, conf) != 1) {
-        tls_print_errors(conf);
+    const char *want = getenv("MLKEM_TLS_EXPECT_DECODERS");
+
+    memset(env, 0, sizeof(*env));
+    if (!test_env_open(&env->base, provider_dir,
+                       conf != NULL && conf[0] != '\0' ? conf : NULL))
         return -1;
-    }
-    if (provider_dir != NULL) {
-        if (!OSSL_PROVIDER_set_default_search_path(env->libctx, provider_dir)
-            || (env->mlkem = OSSL_PROVIDER_load(env->libctx, "mlkem")) == NULL) {
-            fprintf(stderr, "cannot load mlkem.so from %s\n", provider_dir);
-            tls_print_errors("load");
-            return -1;
-        }
-    }
     /* MLKEM_TLS_EXPECT_DECODERS=N: fail unless mlkem offers N decoders in
      * this context (the configuration above took effect). */
-    const char *want = getenv("MLKEM_TLS_EXPECT_DECODERS");
     if (want != NULL && want[0] != '\0') {
-        const int n = test_provider_decoders(env->libctx, "mlkem");
-        if (n != atoi(want)) {
-            fprintf(stderr, "mlkem offers %d decoders here, expected %s\n", n,
-                    want);
+        const int n = test_provider_decoders(env->base.libctx, "mlkem");
+        if (!TEST_CHECK(n == atoi(want),
+                        "mlkem offers %d decoders here, expected %s", n, want))
             return -1;
-        }
         printf("mlkem decoders in this context: %d, as expected\n", n);
     }
-    if ((env->key = EVP_PKEY_Q_keygen(env->libctx, NULL, "EC", "P-256")) == NULL
-        || (env->cert = self_signed(env->libctx, env->key)) == NULL) {
+    if ((env->key = EVP_PKEY_Q_keygen(env->base.libctx, NULL, "EC", "P-256")) == NULL
+        || (env->cert = self_signed(env->base.libctx, env->key)) == NULL) {
         tls_print_errors("certificate");
         return -1;
     }
@@ -130,18 +114,14 @@ void tls_env_free(tls_env *env)
 {
     X509_free(env->cert);
     EVP_PKEY_free(env->key);
-    if (env->mlkem != NULL)
-        OSSL_PROVIDER_unload(env->mlkem);
-    if (env->deflt != NULL)
-        OSSL_PROVIDER_unload(env->deflt);
-    OSSL_LIB_CTX_free(env->libctx);
+    test_env_close(&env->base);
     memset(env, 0, sizeof(*env));
 }
 
 static SSL_CTX *ctx_common(tls_env *env, const char *propq, const char *groups,
                            const SSL_METHOD *method)
 {
-    SSL_CTX *ctx = SSL_CTX_new_ex(env->libctx, propq, method);
+    SSL_CTX *ctx = SSL_CTX_new_ex(env->base.libctx, propq, method);
 
     if (ctx == NULL) {
         tls_print_errors("SSL_CTX_new_ex");

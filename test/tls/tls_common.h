@@ -20,17 +20,18 @@
 
 #include <openssl/ssl.h>
 
+#include "test/common/test_util.h"
+
 /* The six groups, in capabilities.c order. */
 #define TLS_NGROUPS 6
 extern const char *const tls_group_names[TLS_NGROUPS];
 extern const unsigned int tls_group_ids[TLS_NGROUPS];
 
+/* test/common's environment, plus the server's credentials. */
 typedef struct {
-    OSSL_LIB_CTX *libctx;
-    OSSL_PROVIDER *deflt;
-    OSSL_PROVIDER *mlkem; /* NULL when not loaded */
-    EVP_PKEY *key;        /* server key (P-256) */
-    X509 *cert;           /* self-signed, CN=localhost */
+    test_env base;  /* libctx; mlkem NULL when not loaded */
+    EVP_PKEY *key;  /* server key (P-256) */
+    X509 *cert;     /* self-signed, CN=localhost */
 } tls_env;
 
 /* The provider directory from argv[1] or env MLKEM_PROVIDER_DIR; skips the
@@ -38,9 +39,9 @@ typedef struct {
  * mlkem.so. */
 const char *tls_provider_dir(int argc, char **argv);
 
-/* New library context with "default" and, if provider_dir != NULL, "mlkem"
- * loaded from there; plus the certificate. 0 on success, -1 with a message
- * (and the OpenSSL error queue) on stderr. */
+/* test_env_open(&env->base, provider_dir, $MLKEM_TLS_CONF): a new library
+ * context with "default" and, if provider_dir != NULL, "mlkem" loaded from
+ * there; plus the certificate. 0 on success, -1 after a counted failure. */
 int tls_env_init(tls_env *env, const char *provider_dir);
 void tls_env_free(tls_env *env);
 

@@ -79,12 +79,12 @@ static int get_hex(const test_json *t, const char *name, uint8_t *out,
 {
     const test_json *v = test_json_get(t, name);
     if (v == NULL || v->type != TEST_JSON_STRING) {
-        test_fail("tgId %ld tcId %ld: field '%s' %s", tg, tc, name,
+        TEST_FAIL("tgId %ld tcId %ld: field '%s' %s", tg, tc, name,
                   v == NULL ? "missing" : "is not a string");
         return -1;
     }
     if (test_hex_decode(out, len, v->str, v->str_len) != 0) {
-        test_fail("tgId %ld tcId %ld: field '%s' is not %zu bytes of hex "
+        TEST_FAIL("tgId %ld tcId %ld: field '%s' is not %zu bytes of hex "
                   "(%zu characters)", tg, tc, name, len, v->str_len);
         return -1;
     }
@@ -132,7 +132,7 @@ static int load_case(acvp_case *c, const test_json *t)
     case KIND_EK_CHECK:
     case KIND_DK_CHECK:
         if (test_json_get_bool(t, "testPassed", &c->passed) != 0) {
-            test_fail("tgId %ld tcId %ld: 'testPassed' missing or not a "
+            TEST_FAIL("tgId %ld tcId %ld: 'testPassed' missing or not a "
                       "boolean", tg, tc);
             return -1;
         }
@@ -191,7 +191,7 @@ static int load(const suite *s, case_list *out)
     root = test_json_parse(text, len, err, sizeof(err));
     free(text);
     if (root == NULL) {
-        test_fail("%s: malformed JSON: %s", path, err);
+        TEST_FAIL("%s: malformed JSON: %s", path, err);
         return -1;
     }
     if ((str = test_json_get_str(root, "algorithm")) == NULL ||
@@ -200,13 +200,13 @@ static int load(const suite *s, case_list *out)
         strcmp(str, s->mode) != 0 ||
         (str = test_json_get_str(root, "revision")) == NULL ||
         strcmp(str, s->revision) != 0) {
-        test_fail("%s: expected algorithm ML-KEM, mode %s, revision %s", path,
+        TEST_FAIL("%s: expected algorithm ML-KEM, mode %s, revision %s", path,
                   s->mode, s->revision);
         goto end;
     }
     groups = test_json_get_array(root, "testGroups");
     if (groups == NULL) {
-        test_fail("%s: no 'testGroups' array", path);
+        TEST_FAIL("%s: no 'testGroups' array", path);
         goto end;
     }
     for (size_t g = 0; g < groups->n; g++) {
@@ -221,14 +221,14 @@ static int load(const suite *s, case_list *out)
 
         if (test_json_get_int(grp, "tgId", &tg) != 0 || tests == NULL ||
             p == NULL) {
-            test_fail("%s: group %zu: needs an integer tgId, a 'tests' array "
+            TEST_FAIL("%s: group %zu: needs an integer tgId, a 'tests' array "
                       "and a known parameterSet (got '%s')", path, g,
                       set ? set : "(none)");
             goto end;
         }
         k = group_kind(s, function, key_format);
         if (k < 0) {
-            test_fail("%s: tgId %ld: unknown function '%s' / keyFormat '%s'",
+            TEST_FAIL("%s: tgId %ld: unknown function '%s' / keyFormat '%s'",
                       path, tg, function ? function : "(none)",
                       key_format ? key_format : "(none)");
             goto end;
@@ -242,21 +242,21 @@ static int load(const suite *s, case_list *out)
                 size_t nc = cap ? 2 * cap : 64;
                 acvp_case *nv = realloc(out->cases, nc * sizeof(*nv));
                 if (nv == NULL) {
-                    test_fail("out of memory");
+                    TEST_FAIL("out of memory");
                     goto end;
                 }
                 out->cases = nv;
                 cap = nc;
             }
             if (test_json_get_int(&tests->items[i], "tcId", &tc) != 0) {
-                test_fail("%s: tgId %ld: test %zu has no integer tcId", path,
+                TEST_FAIL("%s: tgId %ld: test %zu has no integer tcId", path,
                           tg, i);
                 goto end;
             }
             /* A deferred case has no expected output to compare with. */
             if (test_json_get_bool(&tests->items[i], "deferred", &deferred) ==
                     0 && deferred) {
-                test_fail("%s: tgId %ld tcId %ld is deferred (unexpected in "
+                TEST_FAIL("%s: tgId %ld tcId %ld is deferred (unexpected in "
                           "this vector set)", path, tg, tc);
                 goto end;
             }
@@ -276,13 +276,13 @@ static int load(const suite *s, case_list *out)
     rc = 0;
     for (int k = 0; k < KIND_COUNT; k++) {
         if (count[k] != s->count[k]) {
-            test_fail("%s: %u %s cases, expected %u", path, count[k],
+            TEST_FAIL("%s: %u %s cases, expected %u", path, count[k],
                       kind_name[k], s->count[k]);
             rc = -1;
         }
     }
     if (out->n != s->total) {
-        test_fail("%s: %zu cases in total, expected %u", path, out->n,
+        TEST_FAIL("%s: %zu cases in total, expected %u", path, out->n,
                   s->total);
         rc = -1;
     }
@@ -309,16 +309,14 @@ static int run_case(const acvp_case *c, const char *what)
 #define CALL_OK(expr, name)                                                   \
     do {                                                                      \
         r = (expr);                                                           \
-        if (r != MLKEM_OK) {                                                  \
-            test_fail("%s: %s returned %d (%s)", what, name, r,               \
-                      mlkem_strerror(r));                                     \
+        if (!TEST_CHECK(r == MLKEM_OK, "%s: %s returned %d (%s)", what,      \
+                        name, r, mlkem_strerror(r)))                          \
             return 0;                                                         \
-        }                                                                     \
     } while (0)
 #define SAME(got, exp, len, field)                                            \
     do {                                                                      \
         snprintf(msg, sizeof(msg), "%s: %s", what, field);                    \
-        ok &= test_bytes_eq(msg, got, exp, len);                              \
+        ok &= TEST_CHECK(test_bytes_eq(msg, got, exp, len), "%s", msg);       \
     } while (0)
 
     switch (c->kind) {
@@ -364,38 +362,30 @@ static int run_case(const acvp_case *c, const char *what)
          * coefficient >= q ("noisy linear system values too large"). */
         want = c->passed ? MLKEM_OK : MLKEM_ERR_EK_MODULUS;
         r = mlkem_check_ek(p, c->ek, p->ek_bytes);
-        if (r != want) {
-            test_fail("%s: mlkem_check_ek returned %d, expected %d "
-                      "(testPassed %s)", what, r, want,
-                      c->passed ? "true" : "false");
+        if (!TEST_CHECK(r == want, "%s: mlkem_check_ek returned %d, expected %d "
+                                  "(testPassed %s)", what, r, want,
+                                  c->passed ? "true" : "false"))
             return 0;
-        }
         /* Encaps_internal runs the same check first. */
         r = mlkem_encaps_internal(p, ct, k, c->ek, p->ek_bytes, m0);
-        if (r != want) {
-            test_fail("%s: mlkem_encaps_internal returned %d, expected %d",
-                      what, r, want);
+        if (!TEST_CHECK(r == want, "%s: mlkem_encaps_internal returned %d, expected %d",
+                                  what, r, want))
             return 0;
-        }
         return 1;
     case KIND_DK_CHECK:
         /* §7.3: a "modified H" dk fails the hash check. */
         want = c->passed ? MLKEM_OK : MLKEM_ERR_DK_HASH;
         r = mlkem_check_dk(p, c->dk, p->dk_bytes);
-        if (r != want) {
-            test_fail("%s: mlkem_check_dk returned %d, expected %d "
-                      "(testPassed %s)", what, r, want,
-                      c->passed ? "true" : "false");
+        if (!TEST_CHECK(r == want, "%s: mlkem_check_dk returned %d, expected %d "
+                                  "(testPassed %s)", what, r, want,
+                                  c->passed ? "true" : "false"))
             return 0;
-        }
         /* Decaps_internal runs the same check first (any ciphertext). */
         memset(ct, 0, sizeof(ct));
         r = mlkem_decaps_internal(p, k, ct, p->ct_bytes, c->dk, p->dk_bytes);
-        if (r != want) {
-            test_fail("%s: mlkem_decaps_internal returned %d, expected %d",
-                      what, r, want);
+        if (!TEST_CHECK(r == want, "%s: mlkem_decaps_internal returned %d, expected %d",
+                                  what, r, want))
             return 0;
-        }
         return 1;
     case KIND_COUNT:
         break;
@@ -414,7 +404,8 @@ static int run_all(const char *backend, void *arg)
 {
     const run_arg *a = arg;
     unsigned ran[KIND_COUNT] = {0}, passed[KIND_COUNT] = {0};
-    int failures = 0;
+    const int before = test_failure_count();
+    size_t failed = 0;
 
     for (size_t i = 0; i < a->list->n; i++) {
         const acvp_case *c = &a->list->cases[i];
@@ -427,15 +418,15 @@ static int run_all(const char *backend, void *arg)
         if (run_case(c, what))
             passed[c->kind]++;
         else
-            failures++;
+            failed++;
     }
     for (int k = 0; k < KIND_COUNT; k++)
         if (ran[k] != 0)
             printf("  %-28s %3u cases, %3u pass\n", kind_name[k], ran[k],
                    passed[k]);
     printf("  %-28s %3zu cases, %3zu pass\n", "total", a->list->n,
-           a->list->n - (size_t)failures);
-    return failures;
+           a->list->n - failed);
+    return test_failure_count() - before;
 }
 
 int main(int argc, char **argv)
@@ -443,7 +434,6 @@ int main(int argc, char **argv)
     const suite *s = NULL;
     case_list list;
     run_arg arg;
-    int failures;
 
     if (argc != 2) {
         fprintf(stderr, "usage: %s <ACVP folder, e.g. ML-KEM-keyGen-FIPS203>\n",
@@ -458,17 +448,12 @@ int main(int argc, char **argv)
         return 2;
     }
     test_vectors_dir("ACVP test");
-    if (load(s, &list) != 0)
-        return 1;
+    if (load(s, &list) != 0) /* load counted why */
+        return test_finish(s->folder);
     printf("%s: %zu cases loaded\n", s->folder, list.n);
     arg.s = s;
     arg.list = &list;
-    failures = test_for_each_backend(run_all, &arg);
+    test_for_each_backend(run_all, &arg);
     free(list.cases);
-    if (failures != 0) {
-        printf("%s: FAIL (%d failures)\n", s->folder, failures);
-        return 1;
-    }
-    printf("%s: all %u cases pass\n", s->folder, s->total);
-    return 0;
+    return test_finish(s->folder);
 }

@@ -27,14 +27,11 @@
 #include "test/common/test_util.h"
 #include "test/vectors/vectors.h"
 
-/* A failed call prints why; 0 = failure, so callers count it. */
+/* A counted check that a call returned MLKEM_OK. */
 static int call_ok(int r, const char *what, const char *fn)
 {
-    if (r != MLKEM_OK) {
-        test_fail("%s: %s returned %d (%s)", what, fn, r, mlkem_strerror(r));
-        return 0;
-    }
-    return 1;
+    return TEST_CHECK(r == MLKEM_OK, "%s: %s returned %d (%s)", what, fn, r,
+                      mlkem_strerror(r));
 }
 
 /* ---- one-test files: "name = hex" lines ----------------------------------- */
@@ -70,7 +67,7 @@ static int load_kv(kv_test *t, const char *dir, unsigned bits, unsigned want)
         return -1;
     if (test_kv_parse(&kv, text, len) != 0) {
         free(text);
-        test_fail("%s: out of memory", t->path);
+        TEST_FAIL("%s: out of memory", t->path);
         return -1;
     }
     free(text);
@@ -94,28 +91,29 @@ static int load_kv(kv_test *t, const char *dir, unsigned bits, unsigned want)
     return bad ? -1 : 0;
 }
 
-/* Encaps(ek, m) == (c, K) and Decaps(dk, c) == K; failures counted. */
+/* Encaps(ek, m) == (c, K) and Decaps(dk, c) == K; returns the number of
+ * failed checks. */
 static int check_encaps_decaps(const kv_test *t, const char *what)
 {
     const mlkem_params *p = t->p;
+    const int before = test_failure_count();
     uint8_t c[MLKEM_MAX_CT_BYTES], K[32];
     char msg[700];
-    int fails = 0;
 
-    if (!call_ok(mlkem_encaps_internal(p, c, K, t->ek, p->ek_bytes, t->m),
-                 what, "mlkem_encaps_internal"))
-        return 1;
-    snprintf(msg, sizeof(msg), "%s: Encaps c", what);
-    fails += !test_bytes_eq(msg, c, t->c, p->ct_bytes);
-    snprintf(msg, sizeof(msg), "%s: Encaps K", what);
-    fails += !test_bytes_eq(msg, K, t->K, 32);
-    if (!call_ok(mlkem_decaps_internal(p, K, t->c, p->ct_bytes, t->dk,
-                                       p->dk_bytes),
-                 what, "mlkem_decaps_internal"))
-        return fails + 1;
-    snprintf(msg, sizeof(msg), "%s: Decaps K", what);
-    fails += !test_bytes_eq(msg, K, t->K, 32);
-    return fails;
+    if (call_ok(mlkem_encaps_internal(p, c, K, t->ek, p->ek_bytes, t->m),
+                what, "mlkem_encaps_internal")) {
+        snprintf(msg, sizeof(msg), "%s: Encaps c", what);
+        TEST_CHECK(test_bytes_eq(msg, c, t->c, p->ct_bytes), "%s", msg);
+        snprintf(msg, sizeof(msg), "%s: Encaps K", what);
+        TEST_CHECK(test_bytes_eq(msg, K, t->K, 32), "%s", msg);
+    }
+    if (call_ok(mlkem_decaps_internal(p, K, t->c, p->ct_bytes, t->dk,
+                                      p->dk_bytes),
+                what, "mlkem_decaps_internal")) {
+        snprintf(msg, sizeof(msg), "%s: Decaps K", what);
+        TEST_CHECK(test_bytes_eq(msg, K, t->K, 32), "%s", msg);
+    }
+    return test_failure_count() - before;
 }
 
 /* ---- strcmp ------------------------------------------------------------- */
@@ -128,27 +126,22 @@ typedef struct {
 static int run_strcmp(const char *backend, void *arg)
 {
     const three *v = arg;
-    int fails = 0;
+    const int before = test_failure_count();
     (void)backend;
 
     for (int i = 0; i < 3; i++) {
         const kv_test *t = &v->t[i];
+        const int f0 = test_failure_count();
         uint8_t K[32];
-        char msg[600];
-        int f = 0;
 
-        snprintf(msg, sizeof(msg), "%s", t->path);
-        if (!call_ok(mlkem_decaps_internal(t->p, K, t->c, t->p->ct_bytes,
-                                           t->dk, t->p->dk_bytes),
-                     msg, "mlkem_decaps_internal"))
-            f = 1;
-        else
-            f = !test_bytes_eq(msg, K, t->K, 32);
+        if (call_ok(mlkem_decaps_internal(t->p, K, t->c, t->p->ct_bytes,
+                                          t->dk, t->p->dk_bytes),
+                    t->path, "mlkem_decaps_internal"))
+            TEST_CHECK(test_bytes_eq(t->path, K, t->K, 32), "%s", t->path);
         printf("  strcmp %-12s Decaps(dk, c) == K: %s\n", t->p->name,
-               f ? "FAIL" : "pass");
-        fails += f;
+               test_failure_count() != f0 ? "FAIL" : "pass");
     }
-    return fails;
+    return test_failure_count() - before;
 }
 
 /* ---- unlucky (FIPS 203 final, PR #13) ------------------------------------- */
@@ -156,29 +149,27 @@ static int run_strcmp(const char *backend, void *arg)
 static int run_unlucky(const char *backend, void *arg)
 {
     const three *v = arg;
-    int fails = 0;
+    const int before = test_failure_count();
     (void)backend;
 
     for (int i = 0; i < 3; i++) {
         const kv_test *t = &v->t[i];
         const mlkem_params *p = t->p;
+        const int f0 = test_failure_count();
         uint8_t ek[MLKEM_MAX_EK_BYTES], dk[MLKEM_MAX_DK_BYTES];
         char msg[600];
-        int f = 0;
+        int f;
 
-        if (!call_ok(mlkem_keygen_internal(p, ek, dk, t->d, t->z), t->path,
-                     "mlkem_keygen_internal")) {
-            f = 1;
-        } else {
+        if (call_ok(mlkem_keygen_internal(p, ek, dk, t->d, t->z), t->path,
+                    "mlkem_keygen_internal")) {
             snprintf(msg, sizeof(msg), "%s: KeyGen ek", t->path);
-            f += !test_bytes_eq(msg, ek, t->ek, p->ek_bytes);
+            TEST_CHECK(test_bytes_eq(msg, ek, t->ek, p->ek_bytes), "%s", msg);
             snprintf(msg, sizeof(msg), "%s: KeyGen dk", t->path);
-            f += !test_bytes_eq(msg, dk, t->dk, p->dk_bytes);
+            TEST_CHECK(test_bytes_eq(msg, dk, t->dk, p->dk_bytes), "%s", msg);
         }
-        f += check_encaps_decaps(t, t->path);
+        check_encaps_decaps(t, t->path);
         printf("  unlucky %-12s KeyGen, Encaps, Decaps: %s\n", p->name,
-               f ? "FAIL" : "pass");
-        fails += f;
+               test_failure_count() != f0 ? "FAIL" : "pass");
 
         /* The draft-era files on CCTV main have other (draft) keygen
          * values, not checked; their ek also has an unlucky rho, and
@@ -186,9 +177,8 @@ static int run_unlucky(const char *backend, void *arg)
         f = check_encaps_decaps(&v->draft[i], v->draft[i].path);
         printf("  unlucky %-12s (CCTV main) Encaps, Decaps: %s\n", p->name,
                f ? "FAIL" : "pass");
-        fails += f;
     }
-    return fails;
+    return test_failure_count() - before;
 }
 
 /* ---- intermediate ---------------------------------------------------------- */
@@ -201,7 +191,7 @@ static int run_unlucky(const char *backend, void *arg)
 static int run_intermediate(const char *backend, void *arg)
 {
     const three *v = arg;
-    int fails = 0;
+    const int before = test_failure_count();
     (void)backend;
 
     for (int i = 0; i < 3; i++) {
@@ -210,9 +200,8 @@ static int run_intermediate(const char *backend, void *arg)
         printf("  intermediate %-12s Encaps(ek, m), Decaps(dk, c): %s "
                "(keygen values are the draft's: not checked)\n",
                t->p->name, f ? "FAIL" : "pass");
-        fails += f;
     }
-    return fails;
+    return test_failure_count() - before;
 }
 
 /* ---- modulus ------------------------------------------------------------- */
@@ -251,7 +240,7 @@ static int load_modulus(ek_list *l, unsigned bits, size_t expect)
     l->keys = malloc(cap * l->p->ek_bytes);
     if (l->keys == NULL) {
         free(text);
-        test_fail("out of memory");
+        TEST_FAIL("out of memory");
         return -1;
     }
     line = text;
@@ -266,7 +255,7 @@ static int load_modulus(ek_list *l, unsigned bits, size_t expect)
         if (ll != 0) {
             if (l->n >= cap || test_hex_decode(l->keys + l->n * l->p->ek_bytes,
                                                l->p->ek_bytes, line, ll) != 0) {
-                test_fail("%s: line %zu is not an ek of %zu bytes in hex "
+                TEST_FAIL("%s: line %zu is not an ek of %zu bytes in hex "
                           "(%zu characters)", l->path, lineno,
                           l->p->ek_bytes, ll);
                 free(text);
@@ -278,7 +267,7 @@ static int load_modulus(ek_list *l, unsigned bits, size_t expect)
     }
     free(text);
     if (l->n != expect) {
-        test_fail("%s: %zu keys, expected %zu", l->path, l->n, expect);
+        TEST_FAIL("%s: %zu keys, expected %zu", l->path, l->n, expect);
         return -1;
     }
     return 0;
@@ -288,7 +277,7 @@ static int run_modulus(const char *backend, void *arg)
 {
     const modulus_sets *v = arg;
     static const uint8_t zero[32] = {0};
-    int fails = 0;
+    const int before = test_failure_count();
     (void)backend;
 
     for (int i = 0; i < 3; i++) {
@@ -304,29 +293,24 @@ static int run_modulus(const char *backend, void *arg)
 
             memset(K, 0xa5, sizeof(K));
             r2 = mlkem_encaps_internal(p, c, K, ek, p->ek_bytes, zero);
-            if (r1 != MLKEM_ERR_EK_MODULUS || r2 != MLKEM_ERR_EK_MODULUS) {
-                if (fails < 10)
-                    test_fail("%s: key %zu: mlkem_check_ek %d, "
-                              "mlkem_encaps_internal %d, expected %d "
-                              "(MLKEM_ERR_EK_MODULUS) from both", l->path,
-                              j + 1, r1, r2, MLKEM_ERR_EK_MODULUS);
-                fails++;
+            if (!TEST_CHECK(r1 == MLKEM_ERR_EK_MODULUS &&
+                                r2 == MLKEM_ERR_EK_MODULUS,
+                            "%s: key %zu: mlkem_check_ek %d, "
+                            "mlkem_encaps_internal %d, expected %d "
+                            "(MLKEM_ERR_EK_MODULUS) from both", l->path,
+                            j + 1, r1, r2, MLKEM_ERR_EK_MODULUS))
                 continue;
-            }
             /* mlkem.h: on error, secret outputs are zeroed. */
-            if (memcmp(K, zero, 32) != 0) {
-                if (fails < 10)
-                    test_fail("%s: key %zu: K not zeroed after a rejected "
-                              "Encaps", l->path, j + 1);
-                fails++;
+            if (!TEST_CHECK(memcmp(K, zero, 32) == 0,
+                            "%s: key %zu: K not zeroed after a rejected "
+                            "Encaps", l->path, j + 1))
                 continue;
-            }
             rejected++;
         }
         printf("  modulus %-12s %zu keys, %zu rejected by check_ek and "
                "encaps\n", p->name, l->n, rejected);
     }
-    return fails;
+    return test_failure_count() - before;
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -334,7 +318,7 @@ static int run_modulus(const char *backend, void *arg)
 int main(int argc, char **argv)
 {
     const char *what = argc == 2 ? argv[1] : "";
-    int failures;
+    char name[64];
 
     if (strcmp(what, "strcmp") != 0 && strcmp(what, "modulus") != 0 &&
         strcmp(what, "unlucky") != 0 && strcmp(what, "intermediate") != 0) {
@@ -346,10 +330,11 @@ int main(int argc, char **argv)
 
     if (strcmp(what, "modulus") == 0) {
         modulus_sets *v = calloc(1, sizeof(*v));
-        int bad = v == NULL;
+        int bad = !TEST_CHECK(v != NULL, "out of memory");
         for (int i = 0; i < 3 && !bad; i++)
             bad = load_modulus(&v->l[i], vec_bits[i], modulus_lines[i]) != 0;
-        failures = bad ? 1 : test_for_each_backend(run_modulus, v);
+        if (!bad)
+            test_for_each_backend(run_modulus, v);
         for (int i = 0; v != NULL && i < 3; i++)
             free(v->l[i].keys);
         free(v);
@@ -358,7 +343,7 @@ int main(int argc, char **argv)
         test_backend_fn fn;
         const char *dir;
         unsigned want;
-        int bad = v == NULL;
+        int bad = !TEST_CHECK(v != NULL, "out of memory");
 
         if (strcmp(what, "strcmp") == 0) {
             dir = "cctv/strcmp";
@@ -380,13 +365,10 @@ int main(int argc, char **argv)
         for (int i = 0; i < 3 && !bad && fn == run_unlucky; i++)
             bad = load_kv(&v->draft[i], "cctv/unluckysample", vec_bits[i],
                           F_EK | F_DK | F_M | F_K | F_C) != 0;
-        failures = bad ? 1 : test_for_each_backend(fn, v);
+        if (!bad)
+            test_for_each_backend(fn, v);
         free(v);
     }
-    if (failures != 0) {
-        printf("cctv %s: FAIL (%d failures)\n", what, failures);
-        return 1;
-    }
-    printf("cctv %s: pass\n", what);
-    return 0;
+    snprintf(name, sizeof(name), "cctv %s", what);
+    return test_finish(name);
 }

@@ -63,8 +63,8 @@ typedef struct {
     int nsets;
 } job;
 
-/* One parameter set, n tests; 0 = hash matches. */
-static int run_set(const mlkem_params *p, unsigned long n, const char *want,
+/* One parameter set, n tests: the hash must match (counted checks). */
+static void run_set(const mlkem_params *p, unsigned long n, const char *want,
                    const char *backend)
 {
     uint8_t d[32], z[32], m[32], K[32], K2[32], Kbar[32], out[32];
@@ -75,10 +75,10 @@ static int run_set(const mlkem_params *p, unsigned long n, const char *want,
     EVP_MD *md = EVP_MD_fetch(NULL, "SHAKE128", NULL);
     EVP_MD_CTX *acc = EVP_MD_CTX_new();
     double t0 = test_now();
-    int r, fail = 1;
+    int r;
 
     if (md == NULL || acc == NULL || EVP_DigestInit_ex(acc, md, NULL) != 1) {
-        test_fail("libcrypto SHAKE128 unavailable");
+        TEST_FAIL("libcrypto SHAKE128 unavailable");
         goto end;
     }
     test_shake128_init(&rng); /* absorbs the empty string */
@@ -97,12 +97,12 @@ static int run_set(const mlkem_params *p, unsigned long n, const char *want,
             r = mlkem_decaps_internal(p, Kbar, ct, p->ct_bytes, dk,
                                       p->dk_bytes);
         if (r != MLKEM_OK) {
-            test_fail("%s [%s] test %lu: a call returned %d (%s)", p->name,
+            TEST_FAIL("%s [%s] test %lu: a call returned %d (%s)", p->name,
                       backend, i, r, mlkem_strerror(r));
             goto end;
         }
         if (memcmp(K, K2, 32) != 0) {
-            test_fail("%s [%s] test %lu: Decaps(dk, c) != K from Encaps",
+            TEST_FAIL("%s [%s] test %lu: Decaps(dk, c) != K from Encaps",
                       p->name, backend, i);
             goto end;
         }
@@ -111,36 +111,33 @@ static int run_set(const mlkem_params *p, unsigned long n, const char *want,
             EVP_DigestUpdate(acc, c, p->ct_bytes) != 1 ||
             EVP_DigestUpdate(acc, K, 32) != 1 ||
             EVP_DigestUpdate(acc, Kbar, 32) != 1) {
-            test_fail("libcrypto SHAKE128 update failed");
+            TEST_FAIL("libcrypto SHAKE128 update failed");
             goto end;
         }
     }
     if (EVP_DigestFinalXOF(acc, out, sizeof(out)) != 1) {
-        test_fail("libcrypto SHAKE128 final failed");
+        TEST_FAIL("libcrypto SHAKE128 final failed");
         goto end;
     }
     test_hex_encode(hex, out, sizeof(out));
-    if (want != NULL && strcmp(hex, want) == 0) {
-        fail = 0;
+    if (TEST_CHECK(want != NULL && strcmp(hex, want) == 0,
+                   "%s [%s] %lu tests: accumulated hash %s, expected %s",
+                   p->name, backend, n, hex,
+                   want ? want : "(none published)"))
         printf("  %-12s %lu tests: %s ok (%.2f s)\n", p->name, n, hex,
                test_now() - t0);
-    } else {
-        test_fail("%s [%s] %lu tests: accumulated hash %s, expected %s",
-                  p->name, backend, n, hex, want ? want : "(none published)");
-    }
 end:
     EVP_MD_CTX_free(acc);
     EVP_MD_free(md);
-    return fail;
 }
 
 static int run_all(const char *backend, void *arg)
 {
     const job *j = arg;
-    int fails = 0;
+    const int before = test_failure_count();
     for (int i = 0; i < j->nsets; i++)
-        fails += run_set(j->sets[i], j->n, j->want[i], backend);
-    return fails;
+        run_set(j->sets[i], j->n, j->want[i], backend);
+    return test_failure_count() - before;
 }
 
 int main(int argc, char **argv)
@@ -149,7 +146,7 @@ int main(int argc, char **argv)
         0x7f, 0x9c, 0x2b, 0xa4, 0xe8, 0x8f, 0x82, 0x7d,
         0x61, 0x60, 0x45, 0x50, 0x76, 0x05, 0x85, 0x3e};
     job j;
-    int a = 1, failures;
+    int a = 1;
     char *end;
     uint8_t first[16];
     test_shake x;
@@ -185,8 +182,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < 3; i++)
             j.sets[j.nsets++] = vec_params(vec_bits[i]);
     for (int i = 0; i < j.nsets; i++) {
-        if (j.sets[i] == NULL)
-            return 1; /* vec_params printed why */
+        if (j.sets[i] == NULL) /* vec_params counted why */
+            return test_finish("accumulated");
         for (size_t t = 0; t < sizeof(table) / sizeof(table[0]); t++)
             if (table[t].bits == j.sets[i]->bits && table[t].n == j.n)
                 j.want[i] = table[t].hash;
@@ -199,20 +196,17 @@ int main(int argc, char **argv)
 
     /* The test's own SHAKE (the RNG) must agree with libcrypto and start
      * the stream the README quotes. */
-    if (test_shake_selftest() != 0)
-        return 1;
+    if (!TEST_CHECK(test_shake_selftest() == 0,
+                    "the test's SHAKE disagrees with libcrypto"))
+        return test_finish("accumulated");
     test_shake128_init(&x);
     test_shake_squeeze(&x, first, sizeof(first));
-    if (!test_bytes_eq("SHAKE-128(\"\") stream start", first, stream_start,
-                       sizeof(first)))
-        return 1;
+    if (!TEST_CHECK(test_bytes_eq("SHAKE-128 stream start", first,
+                                  stream_start, sizeof(first)),
+                    "SHAKE-128(\"\") does not start as the README quotes"))
+        return test_finish("accumulated");
 
     printf("CCTV accumulated, %lu tests per set\n", j.n);
-    failures = test_for_each_backend(run_all, &j);
-    if (failures != 0) {
-        printf("accumulated: FAIL (%d)\n", failures);
-        return 1;
-    }
-    printf("accumulated: pass\n");
-    return 0;
+    test_for_each_backend(run_all, &j);
+    return test_finish("accumulated");
 }

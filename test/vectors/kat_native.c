@@ -67,9 +67,9 @@ static int print_line(EVP_MD_CTX *h, const char *name, const uint8_t *v,
                : -1;
 }
 
-/* One parameter set: 0 = transcript hash matches. */
-static int run_set(const mlkem_params *p, const char *want,
-                   const char *backend)
+/* One parameter set: its transcript hash must match (counted checks). */
+static void run_set(const mlkem_params *p, const char *want,
+                    const char *backend)
 {
     uint8_t seed[64], coins[96], ss[32], ss2[32], digest[32];
     uint8_t pk[MLKEM_MAX_EK_BYTES], sk[MLKEM_MAX_DK_BYTES];
@@ -77,10 +77,10 @@ static int run_set(const mlkem_params *p, const char *want,
     char hex[65];
     unsigned dlen = 0;
     EVP_MD_CTX *h = EVP_MD_CTX_new();
-    int r, fail = 1;
+    int r;
 
     if (h == NULL || EVP_DigestInit_ex(h, EVP_sha256(), NULL) != 1) {
-        test_fail("libcrypto SHA-256 unavailable");
+        TEST_FAIL("libcrypto SHA-256 unavailable");
         goto end;
     }
     for (int i = 0; i < 64; i++)
@@ -99,12 +99,12 @@ static int run_set(const mlkem_params *p, const char *want,
             r = mlkem_decaps_internal(p, ss2, ct, p->ct_bytes, sk,
                                       p->dk_bytes);
         if (r != MLKEM_OK) {
-            test_fail("%s [%s] KAT %d: a call returned %d (%s)", p->name,
+            TEST_FAIL("%s [%s] KAT %d: a call returned %d (%s)", p->name,
                       backend, t, r, mlkem_strerror(r));
             goto end;
         }
         if (memcmp(ss, ss2, 32) != 0) {
-            test_fail("%s [%s] KAT %d: Decaps(sk, ct) != ss", p->name,
+            TEST_FAIL("%s [%s] KAT %d: Decaps(sk, ct) != ss", p->name,
                       backend, t);
             goto end;
         }
@@ -117,44 +117,34 @@ static int run_set(const mlkem_params *p, const char *want,
     if (EVP_DigestFinal_ex(h, digest, &dlen) != 1 || dlen != 32)
         goto evp_err;
     test_hex_encode(hex, digest, 32);
-    if (strcmp(hex, want) == 0) {
+    if (TEST_CHECK(strcmp(hex, want) == 0,
+                   "%s [%s]: transcript SHA-256 %s, expected %s", p->name,
+                   backend, hex, want))
         printf("  %-12s %d KATs: transcript SHA-256 %s ok\n", p->name,
                KAT_TESTS, hex);
-        fail = 0;
-    } else {
-        test_fail("%s [%s]: transcript SHA-256 %s, expected %s", p->name,
-                  backend, hex, want);
-    }
     goto end;
 evp_err:
-    test_fail("libcrypto SHAKE-256 / SHA-256 failed");
+    TEST_FAIL("libcrypto SHAKE-256 / SHA-256 failed");
 end:
     EVP_MD_CTX_free(h);
-    return fail;
 }
 
 static int run_all(const char *backend, void *arg)
 {
     const mlkem_params *const *sets = arg;
-    int fails = 0;
+    const int before = test_failure_count();
     for (int i = 0; i < 3; i++)
-        fails += run_set(sets[i], kat_sha256[i], backend);
-    return fails;
+        run_set(sets[i], kat_sha256[i], backend);
+    return test_failure_count() - before;
 }
 
 int main(void)
 {
     const mlkem_params *sets[3];
-    int failures;
 
     for (int i = 0; i < 3; i++)
         if ((sets[i] = vec_params(vec_bits[i])) == NULL)
-            return 1;
-    failures = test_for_each_backend(run_all, sets);
-    if (failures != 0) {
-        printf("mlkem-native KAT: FAIL (%d)\n", failures);
-        return 1;
-    }
-    printf("mlkem-native KAT: pass\n");
-    return 0;
+            return test_finish("mlkem-native KAT");
+    test_for_each_backend(run_all, sets);
+    return test_finish("mlkem-native KAT");
 }

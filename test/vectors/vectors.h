@@ -22,19 +22,19 @@ static inline int vec_check_params(const mlkem_params *p, unsigned bits)
     size_t ek = 384 * k + 32, dk = 768 * k + 96, c = 32 * (du * k + dv);
 
     if (p == NULL) {
-        test_fail("mlkem_params_by_bits(%u) returned NULL", bits);
+        TEST_FAIL("mlkem_params_by_bits(%u) returned NULL", bits);
         return -1;
     }
     if (p->bits != bits || p->k != k || p->ek_bytes != ek ||
         p->dk_bytes != dk || p->ct_bytes != c || p->name == NULL) {
-        test_fail("ML-KEM-%u: parameter row disagrees with FIPS 203 Table 3 "
+        TEST_FAIL("ML-KEM-%u: parameter row disagrees with FIPS 203 Table 3 "
                   "(k %u, ek %zu, dk %zu, c %zu; expected k %zu, ek %zu, "
                   "dk %zu, c %zu)", bits, p->k, p->ek_bytes, p->dk_bytes,
                   p->ct_bytes, k, ek, dk, c);
         return -1;
     }
     if (mlkem_params_get(p->variant) != p) {
-        test_fail("ML-KEM-%u: mlkem_params_get(%d) is not the row "
+        TEST_FAIL("ML-KEM-%u: mlkem_params_get(%d) is not the row "
                   "mlkem_params_by_bits(%u) returned", bits, (int)p->variant,
                   bits);
         return -1;
