@@ -301,8 +301,14 @@ int main(int argc, char **argv)
                   pk->decompress_byte_decode && pk->sample_poly_cbd &&
                   pk->sample_ntt_rej,
               "%s: a NULL polynomial slot", b->name);
-        TEST_CHECK(kk->x4_min >= 1 && kk->x4_min <= 4, "%s: x4_min %u", b->name,
-              kk->x4_min);
+        /* x4_min 0 (never lanes) is the portable set's, whose x4 call is
+         * four single permutations; a vector set uses lanes from 1 to 4
+         * streams on. */
+        if (kk == &mlkem_keccak_kernels_portable)
+            TEST_CHECK(kk->x4_min == 0, "%s: x4_min %u", b->name, kk->x4_min);
+        else
+            TEST_CHECK(kk->x4_min >= 1 && kk->x4_min <= 4, "%s: x4_min %u",
+                  b->name, kk->x4_min);
         TEST_CHECK(kk->x8_min == 0 || (kk->x8_min > 4 && kk->x8_min <= 8),
               "%s: x8_min %u", b->name, kk->x8_min);
     }
