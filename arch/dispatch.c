@@ -255,7 +255,9 @@ unsigned mlkem_aarch64_cpu(void)
 }
 
 /* The polynomial slots both AArch64 backends share (arch/neon/poly_neon.c,
- * codec_neon.c), T_q in the spec's order. */
+ * codec_neon.c), T_q in the spec's order. SampleNTT on x4 states: the
+ * portable form (each lane's block read out with the installed set's
+ * extract_bytes, then the NEON rejection step), until a fused NEON one. */
 #define AARCH64_POLY_SLOTS                                                    \
     .ntt = mlkem_ntt_neon, .ntt_inv = mlkem_ntt_inv_neon,                     \
     .ntt_pack = mlkem_ntt_pack_portable, .mulcache = mlkem_mulcache_neon,     \
@@ -267,7 +269,8 @@ unsigned mlkem_aarch64_cpu(void)
     .byte_encode_compress = mlkem_byte_encode_compress_neon,                  \
     .decompress_byte_decode = mlkem_decompress_byte_decode_neon,              \
     .sample_poly_cbd = mlkem_sample_poly_cbd_neon,                            \
-    .sample_ntt_rej = mlkem_sample_ntt_rej_neon
+    .sample_ntt_rej = mlkem_sample_ntt_rej_neon,                              \
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_portable
 
 /* Keccak on AArch64 (arch/aarch64.h, keccak_x4_neon.c). One state: the
  * portable C, which on AArch64 compiles to a scalar permutation whose

@@ -405,12 +405,8 @@ static void step(mlkem_lanes *e)
                 ctr[l] = j->produced;
             }
         }
-        if (rej != 0) {
-            void (*x4)(const mlkem_keccak_x4 *, unsigned, int16_t *const[4],
-                       unsigned[4]) = e->pk->sample_ntt_x4;
-            (x4 != NULL ? x4 : mlkem_sample_ntt_x4_portable)(&e->st.x4, rej,
-                                                             polys, ctr);
-        }
+        if (rej != 0)
+            e->pk->sample_ntt_x4(&e->st.x4, rej, polys, ctr);
     }
     for (unsigned l = 0; l < e->width; l++) {
         mlkem_job *j = e->lane[l];
