@@ -173,6 +173,7 @@ void mlkem_lanes_init(mlkem_lanes *e, int wide_ok)
     e->pk = mlkem_poly_kernels();
     e->width = 4;
     memset(e->lane, 0, sizeof(e->lane));
+    e->busy = 0;
     e->head = e->tail = 0;
     e->ev_head = e->ev_tail = 0;
     e->fed = NULL;
@@ -298,6 +299,7 @@ static void run_single(mlkem_lanes *e, mlkem_job *j, int from_lane, unsigned l)
         else
             mlkem_keccak_x4_lane_to_ctx(&e->st.x4, l, j->rate, &ctx);
         e->lane[l] = NULL;
+        e->busy--;
         if (!j->squeezing)
             ctx.pos = 0; /* between two input blocks */
     } else if (j->resume != NULL) {
@@ -349,6 +351,7 @@ static void lane_start(mlkem_lanes *e, unsigned l, mlkem_job *j)
         e->dirty[l] = 1;
     }
     e->lane[l] = j;
+    e->busy++;
 }
 
 /* A save job whose whole blocks are in: its state to j->save. */
@@ -362,6 +365,7 @@ static void lane_save(mlkem_lanes *e, unsigned l, mlkem_job *j)
     j->save->pos = 0;
     j->save->rate = j->rate;
     e->lane[l] = NULL;
+    e->busy--;
     job_done(e, j);
 }
 
@@ -426,6 +430,7 @@ static void step(mlkem_lanes *e)
         }
         if (complete) {
             e->lane[l] = NULL;
+            e->busy--;
             job_done(e, j);
         }
     }
@@ -468,9 +473,6 @@ static void narrow(mlkem_lanes *e)
 static void fed_next(mlkem_lanes *e)
 {
     mlkem_job *j = e->fed;
-
-    if (j == NULL || e->fed_busy)
-        return;
     const size_t n = j->fed_ready - j->fed_hashed;
     j->in0 = j->fed + j->fed_hashed;
     j->resume = j->fed_hashed != 0 ? j->fed_state : NULL;
@@ -500,9 +502,7 @@ static void report(mlkem_lanes *e)
 {
     mlkem_job *j = e->events[e->ev_head++];
 
-    if (e->ev_head == e->ev_tail)
-        e->ev_head = e->ev_tail = 0;
-    if (j->fed != NULL && j->save != NULL) {
+    if (j->save != NULL) { /* only a fed job's instalments save */
         j->fed_hashed += j->len0;
         e->fed_busy = 0;
     } else {
@@ -514,19 +514,16 @@ static void report(mlkem_lanes *e)
  * parallel call (after idle lanes take queued jobs and fed instalments
  * with all their blocks in leave theirs), or a change of width. Returns 0
  * if there was nothing to do. */
-static int schedule_once(mlkem_lanes *e)
+static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
 {
     const unsigned x4_min = e->kk->x4_min, x8_min = e->kk->x8_min;
-    unsigned busy = 0;
-
-    for (unsigned l = 0; l < e->width; l++)
-        busy += e->lane[l] != NULL;
     const unsigned queued = e->tail - e->head;
-    if (busy + queued == 0)
+
+    if (e->busy + queued == 0)
         return 0;
     /* a batch of many streams on idle lanes: x8 states if the set prefers
      * them and the caller allows it */
-    if (e->width == 4 && busy == 0 && e->wide_ok && x8_min != 0 &&
+    if (e->width == 4 && e->busy == 0 && e->wide_ok && x8_min != 0 &&
         queued >= x8_min) {
         e->width = 8;
         e->wide_used = 1;
@@ -536,12 +533,13 @@ static int schedule_once(mlkem_lanes *e)
      * (0: never lanes, as for the portable set, whose x4 and x8 calls are
      * four and eight single permutations in turn, so lanes would only add
      * copying; test_perms.c counts the permutations). */
-    if (x4_min == 0 || busy + queued < x4_min) {
+    if (x4_min == 0 || e->busy + queued < x4_min) {
         /* too few for a parallel call: one job on a single state */
         unsigned l = 0;
-        while (l < e->width && e->lane[l] == NULL)
-            l++;
-        if (l < e->width)
+        if (e->busy != 0)
+            while (e->lane[l] == NULL)
+                l++;
+        if (e->busy != 0)
             run_single(e, e->lane[l], 1, l);
         else
             run_single(e, e->queue[e->head++], 0, 0);
@@ -553,19 +551,17 @@ static int schedule_once(mlkem_lanes *e)
         if (e->dirty[l])
             lane_clear(e, l);
         lane_start(e, l, e->queue[e->head++]);
-        busy++;
     }
-    /* fed instalments with all their blocks in leave their lanes */
-    for (unsigned l = 0; l < e->width; l++) {
-        mlkem_job *j = e->lane[l];
-        if (j != NULL && j->save != NULL && j->absorbed == j->len0) {
-            lane_save(e, l, j);
-            busy--;
+    /* a fed instalment with all its blocks in leaves its lane */
+    if (e->fed_busy)
+        for (unsigned l = 0; l < e->width; l++) {
+            mlkem_job *j = e->lane[l];
+            if (j != NULL && j->save != NULL && j->absorbed == j->len0)
+                lane_save(e, l, j);
         }
-    }
-    if (busy < x4_min)
+    if (e->busy < x4_min)
         return 1;
-    if (e->width == 8 && busy < x8_min && busy <= 4) {
+    if (e->width == 8 && e->busy < x8_min && e->busy <= 4) {
         narrow(e);
         return 1;
     }
@@ -578,14 +574,18 @@ static int schedule_once(mlkem_lanes *e)
  * until j is complete, or (j NULL) until nothing is left. The caller's
  * work between two waits then sees the same completions, in the same
  * order, whatever the lanes did in the same parallel call. */
-static void drive(mlkem_lanes *e, const mlkem_job *j)
+static MLKEM_NOINLINE void drive(mlkem_lanes *e, const mlkem_job *j)
 {
     while (j == NULL || !j->complete) {
-        fed_next(e);
-        if (e->ev_head != e->ev_tail)
+        if (e->fed != NULL && !e->fed_busy)
+            fed_next(e);
+        if (e->ev_head != e->ev_tail) {
             report(e);
-        else if (!schedule_once(e))
-            return;
+        } else {
+            e->ev_head = e->ev_tail = 0; /* all reported */
+            if (!schedule_once(e))
+                return;
+        }
     }
 }
 

@@ -123,6 +123,7 @@ struct mlkem_lanes {
         mlkem_keccak_x8 x8;
     } st;
     mlkem_job *lane[8];   /* the job on each lane, or NULL */
+    unsigned busy;        /* lanes with a job */
     unsigned char dirty[8]; /* the lane's state is not all zero */
     mlkem_job *queue[MLKEM_LANES_QUEUE];
     unsigned head, tail;
