@@ -176,7 +176,7 @@ void mlkem_lanes_init(mlkem_lanes *e, int wide_ok)
     e->busy = 0;
     e->head = e->tail = 0;
     e->ev_head = e->ev_tail = 0;
-    e->fed = NULL;
+    e->fed_idle = NULL;
     e->fed_busy = 0;
     e->wide_ok = wide_ok;
     e->wide_used = 0;
@@ -199,7 +199,7 @@ void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j)
 {
     job_reset(j);
     if (j->fed != NULL) { /* queued instalment by instalment (fed_next) */
-        e->fed = j;
+        e->fed_idle = j;
         e->fed_busy = 0;
         return;
     }
@@ -472,21 +472,21 @@ static void narrow(mlkem_lanes *e)
  * are ready (none: nothing yet). */
 static void fed_next(mlkem_lanes *e)
 {
-    mlkem_job *j = e->fed;
+    mlkem_job *j = e->fed_idle;
     const size_t n = j->fed_ready - j->fed_hashed;
     j->in0 = j->fed + j->fed_hashed;
     j->resume = j->fed_hashed != 0 ? j->fed_state : NULL;
     if (j->fed_ready == j->fed_len) {
         j->len0 = n;
-        j->save = NULL;
-        e->fed = NULL; /* the last instalment: nothing follows */
+        j->save = NULL; /* the last instalment: nothing follows */
     } else if (n >= j->rate) {
         j->len0 = n - n % j->rate;
         j->save = j->fed_state;
+        e->fed_busy = 1;
     } else {
         return;
     }
-    e->fed_busy = 1;
+    e->fed_idle = NULL;
     push_front(e, j);
 }
 
@@ -505,6 +505,7 @@ static void report(mlkem_lanes *e)
     if (j->save != NULL) { /* only a fed job's instalments save */
         j->fed_hashed += j->len0;
         e->fed_busy = 0;
+        e->fed_idle = j;
     } else {
         j->complete = 1;
     }
@@ -552,7 +553,8 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
             lane_clear(e, l);
         lane_start(e, l, e->queue[e->head++]);
     }
-    /* a fed instalment with all its blocks in leaves its lane */
+    /* a fed instalment (but the last) with all its blocks in leaves its
+     * lane */
     if (e->fed_busy)
         for (unsigned l = 0; l < e->width; l++) {
             mlkem_job *j = e->lane[l];
@@ -571,13 +573,14 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
 
 /* Report completions one at a time, queueing the fed job's next
  * instalment between them, and schedule when none is left to report:
- * until j is complete, or (j NULL) until nothing is left. The caller's
- * work between two waits then sees the same completions, in the same
- * order, whatever the lanes did in the same parallel call. */
-static MLKEM_NOINLINE void drive(mlkem_lanes *e, const mlkem_job *j)
+ * until j is complete, or (j NULL, for mlkem_lanes_run) until nothing is
+ * left. The caller's work between two waits then sees the same
+ * completions, in the same order, whatever the lanes did in the same
+ * parallel call. */
+void mlkem_lanes_wait(mlkem_lanes *e, const mlkem_job *j)
 {
     while (j == NULL || !j->complete) {
-        if (e->fed != NULL && !e->fed_busy)
+        if (e->fed_idle != NULL)
             fed_next(e);
         if (e->ev_head != e->ev_tail) {
             report(e);
@@ -589,20 +592,15 @@ static MLKEM_NOINLINE void drive(mlkem_lanes *e, const mlkem_job *j)
     }
 }
 
-void mlkem_lanes_wait(mlkem_lanes *e, const mlkem_job *j)
-{
-    drive(e, j);
-}
-
 void mlkem_lanes_wait_all(mlkem_lanes *e, const mlkem_job *jobs, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
-        drive(e, &jobs[i]);
+        mlkem_lanes_wait(e, &jobs[i]);
 }
 
 void mlkem_lanes_run(mlkem_lanes *e)
 {
-    drive(e, NULL);
+    mlkem_lanes_wait(e, NULL);
     /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
      * wipes its PRF bytes as it consumes them. */
     if (e->wide_used)

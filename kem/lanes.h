@@ -129,8 +129,9 @@ struct mlkem_lanes {
     unsigned head, tail;
     mlkem_job *events[MLKEM_LANES_EVENTS]; /* completions, in order */
     unsigned ev_head, ev_tail;
-    mlkem_job *fed;       /* the fed job, until its last instalment is queued */
-    int fed_busy;         /* an instalment of it is queued or running */
+    mlkem_job *fed_idle;  /* the fed job while none of it is queued or
+                             running, until its last instalment is */
+    int fed_busy;         /* an instalment that saves is queued or running */
     int wide_ok, wide_used;
     /* output blocks per lane, and [8] for a job on a single sponge */
     uint8_t buf[9][2 * MLKEM_SHAKE256_RATE];
@@ -149,7 +150,8 @@ void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j);
  * grows). Its next instalment is queued when the schedule next runs. */
 void mlkem_lanes_feed(mlkem_lanes *e, mlkem_job *j, size_t ready);
 /* Run the schedule until j (pushed earlier) is complete; other jobs
- * progress meanwhile and may complete too. */
+ * progress meanwhile and may complete too. (j NULL: until every queued
+ * job is complete, without the wipe of mlkem_lanes_run.) */
 void mlkem_lanes_wait(mlkem_lanes *e, const mlkem_job *j);
 /* The same for each of jobs[0 .. n): returns at the completion of the
  * last of them. */
