@@ -32,10 +32,10 @@
 #include "keccak/keccak_kernels.h"
 #include "kem/poly_kernels.h"
 
-/* Usable features, from the kernel's hardware capabilities. */
+/* Usable features, from the kernel's hardware capabilities: the bits of
+ * mlkem_arch_cpu_features() (arch/dispatch.h) and of a backend's `needs`. */
 #define MLKEM_AARCH64_NEON 0x1u /* HWCAP_ASIMD */
 #define MLKEM_AARCH64_SHA3 0x2u /* HWCAP_SHA3 (with ASIMD) */
-unsigned mlkem_aarch64_cpu(void);
 
 /* arch/neon/poly_neon.c: NTT, NTT^-1 (spec order), the multiplication
  * cache and MultiplyNTTs, Barrett and Montgomery-domain reductions. */

@@ -12,10 +12,17 @@
  * cores). Big-endian AArch64, 32-bit Arm and other architectures get the
  * portable backend.
  *
+ * The CPU is read once, on first use, and the answer cached (as BLAKE3's
+ * blake3_dispatch.c does): mlkem_arch_cpu_features().
+ *
  * The backends' tables are here too: each names the slot implementations
- * that arch/<isa>/ provides (arch/x86_64.h lists them) and takes the
- * portable kernel for every slot it does not accelerate, so no slot is
- * ever empty and a half-finished backend still runs.
+ * that arch/<isa>/ provides (arch/x86_64.h, arch/aarch64.h list them) and
+ * takes the portable kernel for every slot it does not accelerate, so no
+ * slot is ever empty and a half-finished backend still runs. Each entry
+ * also says which CPU features it needs and, optionally, a variant for a
+ * CPU that has more (a vendor's grouping of the same kernels): whether a
+ * backend runs, which table is installed and the list of backends are
+ * lookups in these entries, not code per backend.
  *
  * Installation happens once at load time, in a constructor (run by the
  * dynamic loader when mlkem.so is loaded, or before main in a program):
@@ -25,6 +32,7 @@
 #define _GNU_SOURCE /* secure_getenv */
 #include "arch/dispatch.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +58,7 @@ static const struct mlkem_arch_backend backend_portable = {
     .name = "portable",
     .keccak = &mlkem_keccak_kernels_portable,
     .poly = &mlkem_poly_kernels_portable,
+    .needs = 0,
 };
 
 #if MLKEM_X86
@@ -60,7 +69,7 @@ static uint64_t xgetbv0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-unsigned mlkem_x86_cpu(void)
+static unsigned cpu_detect(void)
 {
     unsigned a, b, c, d, f = 0;
     uint64_t xcr0;
@@ -144,37 +153,20 @@ static const struct mlkem_arch_backend backend_avx2 = {
     .name = "avx2",
     .keccak = &keccak_avx2,
     .poly = &poly_avx2,
+    .needs = MLKEM_X86_AVX2,
 };
 #endif
 
 #if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
-/*
- * The AVX-512 backends' Keccak: the x4 layout is avx2's (same byte
+/* The AVX-512 backends' Keccak: the x4 layout is avx2's (same byte
  * functions), permuted with AVX-512VL on 256-bit registers; the x8 slots
- * hold the 512-bit kernel. Grouping, from measurements:
- *   - x4_min 1: one x4 VL call (about 505 ticks on the Zen 4 with the
- *     generated kernel of arch/gen_keccak_rounds.py; 580-600 on the
- *     Zen 4 and 570-750 on the Emerald Rapids Xeon of the project's notes
- *     with the compiled one before it) is faster than any single state
- *     (BMI, about 660 on Zen 4, 1200-1400 on the Xeon), so even a lone
- *     stream (G, the tail of H(ek)) takes a lane;
- *   - x8: on Zen 4 a 512-bit x8 call costs about two x4 calls (996 vs
- *     2 x 505: 512-bit operations are double-pumped; 5% per state, less
- *     than the latency costs a chain), so never (x8_min 0). On the
- *     Xeon it costs 1.5 x4 calls (853-952 vs 568-747), 1.6x cheaper per
- *     state, but an x4 call has the lower latency, and after the
- *     scheduling of kem/lanes.c ML-KEM's operations are chains of
- *     dependent blocks (H(ek), J, G -> PRF) with at most four or five
- *     streams in flight. The one place with eight or more independent
- *     blocks at once is encapsulation's PRF batch (2k + 1 streams released
- *     by G, before which the lanes are idle): one x8 call instead of two x4
- *     calls there. So the Intel table (avx512-vbmi2 on a GenuineIntel CPU,
- *     Ice Lake and later, which the Xeon is) takes x8 for a batch of five
- *     or more streams that starts on idle lanes (x8_min 5) and everything
- *     else on x4; AMD keeps x8_min 0. Without VBMI2 (Skylake-SP, Cascade
- *     Lake: nothing measured, and their 512-bit instructions lower the
- *     clock of the whole core more than later cores do) x8_min stays 0.
- */
+ * hold the 512-bit kernel. x4_min 1: one x4 VL call is faster than any
+ * single state, so even a lone stream takes a lane. x8 states only where
+ * an x8 call is cheaper than two x4 calls per state and eight independent
+ * blocks are at hand: encapsulation's PRF batch on Intel (x8_min 5, the
+ * vendor variant of avx512-vbmi2); never on AMD's double-pumped 512-bit
+ * units (x8_min 0). The measurements behind these numbers are in
+ * docs/performance.md ("The AVX-512 grouping"). */
 #define X86_KECCAK_AVX512(nm, x8min)                                          \
     {                                                                         \
         .name = nm, .f1600 = mlkem_keccak_f1600_bmi,                          \
@@ -216,19 +208,24 @@ static const struct mlkem_arch_backend backend_avx512 = {
     .name = "avx512",
     .keccak = &keccak_avx512,
     .poly = &poly_avx512,
+    .needs = MLKEM_X86_AVX2 | MLKEM_X86_AVX512,
 };
-/* One name, two Keccak groupings: the table listed (and tested by the
- * suites on any CPU) and its Intel twin, which tuned() substitutes on a
- * GenuineIntel CPU when the backend is installed. */
-static const struct mlkem_arch_backend backend_avx512_vbmi2 = {
-    .name = "avx512-vbmi2",
-    .keccak = &keccak_avx512_vbmi2,
-    .poly = &poly_avx512_vbmi2,
-};
+/* One name, two Keccak groupings: the entry listed (and tested by the
+ * suites on any CPU that runs it) and its variant for GenuineIntel CPUs,
+ * installed in its place there. */
 static const struct mlkem_arch_backend backend_avx512_vbmi2_intel = {
     .name = "avx512-vbmi2",
     .keccak = &keccak_avx512_vbmi2_intel,
     .poly = &poly_avx512_vbmi2,
+    .needs = MLKEM_X86_AVX2 | MLKEM_X86_AVX512 | MLKEM_X86_VBMI2 |
+             MLKEM_X86_INTEL,
+};
+static const struct mlkem_arch_backend backend_avx512_vbmi2 = {
+    .name = "avx512-vbmi2",
+    .keccak = &keccak_avx512_vbmi2,
+    .poly = &poly_avx512_vbmi2,
+    .needs = MLKEM_X86_AVX2 | MLKEM_X86_AVX512 | MLKEM_X86_VBMI2,
+    .variant = &backend_avx512_vbmi2_intel,
 };
 #endif
 
@@ -242,7 +239,7 @@ static const struct mlkem_arch_backend backend_avx512_vbmi2_intel = {
 #define HWCAP_SHA3 (1UL << 17)
 #endif
 
-unsigned mlkem_aarch64_cpu(void)
+static unsigned cpu_detect(void)
 {
     const unsigned long hw = getauxval(AT_HWCAP);
     unsigned f = 0;
@@ -255,7 +252,9 @@ unsigned mlkem_aarch64_cpu(void)
 }
 
 /* The polynomial slots both AArch64 backends share (arch/neon/poly_neon.c,
- * codec_neon.c), T_q in the spec's order. */
+ * codec_neon.c), T_q in the spec's order. SampleNTT on x4 states: the
+ * portable form (each lane's block read out with the installed set's
+ * extract_bytes, then the NEON rejection step), until a fused NEON one. */
 #define AARCH64_POLY_SLOTS                                                    \
     .ntt = mlkem_ntt_neon, .ntt_inv = mlkem_ntt_inv_neon,                     \
     .ntt_pack = mlkem_ntt_pack_portable, .mulcache = mlkem_mulcache_neon,     \
@@ -267,7 +266,8 @@ unsigned mlkem_aarch64_cpu(void)
     .byte_encode_compress = mlkem_byte_encode_compress_neon,                  \
     .decompress_byte_decode = mlkem_decompress_byte_decode_neon,              \
     .sample_poly_cbd = mlkem_sample_poly_cbd_neon,                            \
-    .sample_ntt_rej = mlkem_sample_ntt_rej_neon
+    .sample_ntt_rej = mlkem_sample_ntt_rej_neon,                              \
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_portable
 
 /* Keccak on AArch64 (arch/aarch64.h, keccak_x4_neon.c). One state: the
  * portable C, which on AArch64 compiles to a scalar permutation whose
@@ -302,6 +302,7 @@ static const struct mlkem_arch_backend backend_neon = {
     .name = "neon",
     .keccak = &keccak_neon,
     .poly = &poly_neon,
+    .needs = MLKEM_AARCH64_NEON,
 };
 
 /* With the SHA3 instructions (keccak_sha3.c): the x4 layout and byte
@@ -335,6 +336,7 @@ static const struct mlkem_arch_backend backend_neon_sha3 = {
     .name = "neon-sha3",
     .keccak = &keccak_neon_sha3,
     .poly = &poly_neon_sha3,
+    .needs = MLKEM_AARCH64_NEON | MLKEM_AARCH64_SHA3,
 };
 #endif
 
@@ -361,37 +363,52 @@ const struct mlkem_arch_backend *const *mlkem_arch_backends(size_t *n)
     return backends;
 }
 
-int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
+#if !MLKEM_X86 && !MLKEM_AARCH64
+static unsigned cpu_detect(void)
 {
-#if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
-    const unsigned f = mlkem_x86_cpu();
-    if (b == &backend_avx512_vbmi2 || b == &backend_avx512_vbmi2_intel)
-        return (f & MLKEM_X86_VBMI2) != 0;
-    if (b == &backend_avx512)
-        return (f & MLKEM_X86_AVX512) != 0;
+    return 0; /* only the portable backend is compiled in */
+}
 #endif
-#if MLKEM_X86 && defined(MLKEM_HAVE_AVX2)
-    if (b == &backend_avx2)
-        return (mlkem_x86_cpu() & MLKEM_X86_AVX2) != 0;
+
+/* Not yet read: no feature set has this bit (BLAKE3's UNDEFINED). */
+#define CPU_UNREAD 0x80000000u
+
+static _Atomic unsigned cpu_features = CPU_UNREAD;
+#ifdef MLKEM_TESTING
+static _Atomic unsigned cpu_reads;
+unsigned mlkem_arch_cpu_reads(void)
+{
+    return atomic_load_explicit(&cpu_reads, memory_order_relaxed);
+}
 #endif
-#if MLKEM_AARCH64
-    if (b == &backend_neon_sha3)
-        return (mlkem_aarch64_cpu() & MLKEM_AARCH64_SHA3) != 0;
-    if (b == &backend_neon)
-        return (mlkem_aarch64_cpu() & MLKEM_AARCH64_NEON) != 0;
+
+/* Relaxed order suffices: every thread that reads the CPU computes the
+ * same value, and the value is all that is shared. */
+unsigned mlkem_arch_cpu_features(void)
+{
+    unsigned f = atomic_load_explicit(&cpu_features, memory_order_relaxed);
+
+    if (f == CPU_UNREAD) {
+        f = cpu_detect();
+#ifdef MLKEM_TESTING
+        atomic_fetch_add_explicit(&cpu_reads, 1, memory_order_relaxed);
 #endif
-    return b == &backend_portable;
+        atomic_store_explicit(&cpu_features, f, memory_order_relaxed);
+    }
+    return f;
 }
 
-/* The table to install for a listed backend on this CPU (the vendor's
- * grouping, see above). */
+int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
+{
+    return (mlkem_arch_cpu_features() & b->needs) == b->needs;
+}
+
+/* The table to install for a runnable backend on this CPU: its variant
+ * if the CPU has what that needs too. */
 static const struct mlkem_arch_backend *tuned(const struct mlkem_arch_backend *b)
 {
-#if MLKEM_X86 && defined(MLKEM_HAVE_AVX512)
-    if (b == &backend_avx512_vbmi2 && (mlkem_x86_cpu() & MLKEM_X86_INTEL))
-        return &backend_avx512_vbmi2_intel;
-#endif
-    return b;
+    return b->variant != NULL && mlkem_arch_runnable(b->variant) ? b->variant
+                                                                 : b;
 }
 
 static const struct mlkem_arch_backend *by_name(const char *name)

@@ -35,12 +35,28 @@ struct mlkem_arch_backend {
     const char *name; /* "portable", "avx2", "avx512", "neon", "neon-sha3" */
     const struct mlkem_keccak_kernels *keccak;
     const struct mlkem_poly_kernels *poly;
+    /* The CPU features it runs on: bits of mlkem_arch_cpu_features()
+     * (MLKEM_X86_* in arch/x86_64.h, MLKEM_AARCH64_* in arch/aarch64.h);
+     * 0 for the portable backend. */
+    unsigned needs;
+    /* Installed in its place on a CPU that also has variant->needs (the
+     * same name and kernels, a vendor's grouping), or NULL. Not listed by
+     * mlkem_arch_backends(). */
+    const struct mlkem_arch_backend *variant;
 };
+
+/* This CPU's features (and the OS's support for their register state),
+ * read once, on first use, and cached. */
+unsigned mlkem_arch_cpu_features(void);
+#ifdef MLKEM_TESTING
+/* How many times the CPU was read (1 after any use). */
+unsigned mlkem_arch_cpu_reads(void);
+#endif
 
 /* The backends compiled into this build, best first; the last one is the
  * portable backend, which runs everywhere. *n gets the count. */
 const struct mlkem_arch_backend *const *mlkem_arch_backends(size_t *n);
-/* 1 if this CPU (and OS) can run b. */
+/* 1 if this CPU (and OS) can run b: it has every feature in b->needs. */
 int mlkem_arch_runnable(const struct mlkem_arch_backend *b);
 /* The backend the load-time choice made (CPU and MLKEM_BACKEND). */
 const struct mlkem_arch_backend *mlkem_arch_detect(void);

@@ -3,7 +3,8 @@
  * x86_64.h: the x86-64 backends' kernels (arch/avx2/, arch/avx512/), each
  * compiled with its own ISA flags, and the CPU test that guards them.
  *
- * Nothing here may be called unless mlkem_x86_cpu() reported the feature:
+ * Nothing here may be called unless mlkem_arch_cpu_features() (arch/
+ * dispatch.h) reported the feature:
  * the files are compiled with -mavx2 / -mavx512f -mavx512vl and the
  * compiler may use those instructions anywhere in them.
  */
@@ -17,13 +18,13 @@
 #include "keccak/keccak_kernels.h"
 #include "kem/poly_kernels.h"
 
-/* Usable features: CPUID says the CPU has them and XCR0 (XGETBV) says the
- * OS saves the register state they need. */
+/* Usable features, the bits of mlkem_arch_cpu_features() and of a
+ * backend's `needs`: CPUID says the CPU has them and XCR0 (XGETBV) says
+ * the OS saves the register state they need. */
 #define MLKEM_X86_AVX2 0x1u      /* AVX2 + BMI1 + BMI2 + POPCNT, YMM state */
 #define MLKEM_X86_AVX512 0x2u    /* AVX-512 F + VL, ZMM + opmask state */
 #define MLKEM_X86_VBMI2 0x4u     /* AVX512 + BW + VBMI + VBMI2 */
 #define MLKEM_X86_INTEL 0x8u     /* vendor GenuineIntel (a tuning choice) */
-unsigned mlkem_x86_cpu(void);
 
 /* The vector registers an inline-assembly kernel of arch/gen_keccak_rounds.py
  * overwrites, as clobbers: ymm0-15 (AVX2), and ymm/zmm16-31 beside them

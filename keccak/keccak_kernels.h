@@ -55,13 +55,14 @@ struct mlkem_keccak_kernels {
     void (*x8_permute)(mlkem_keccak_x8 *st);
     void (*x8_clear_lane)(mlkem_keccak_x8 *st, unsigned lane);
 
-    /* How callers with several independent SHAKE streams (kem/sampling.c:
-     * matrix entries, PRF outputs) should group them on this set: a group
-     * of at least x8_min streams goes through one x8 call (0: never), then
-     * groups of at least x4_min through x4 calls (unused lanes are permuted
-     * for nothing), the rest through single sponges. Portable: x4_min 4,
-     * x8_min 0 (a portable x4 costs four single permutations, so a lane is
-     * never wasted). */
+    /* How callers with several independent SHAKE streams (kem/lanes.c:
+     * matrix entries, PRF outputs, H, G, J) should group them on this set:
+     * a group of at least x8_min streams goes through one x8 call (0:
+     * never), then groups of at least x4_min through x4 calls (unused lanes
+     * are permuted for nothing), the rest through single sponges; x4_min 0:
+     * never a parallel call, every stream on a single sponge. Portable:
+     * x4_min 0, x8_min 0 (its x4 and x8 calls are four and eight single
+     * permutations in turn: lanes would only add copying). */
     unsigned char x4_min;
     unsigned char x8_min;
 };

@@ -40,102 +40,28 @@ static void keygen_row(unsigned k, unsigned i, uint8_t *ek_pke,
     mlkem_byte_encode_12(ek_pke + 384 * i, t_hat[i]);
 }
 
-/* The state of keygen's schedule: which streams are done, which rows of
- * t_hat are encoded, and how far H(ek_pke) has got. */
+/* Row i of Â (Algorithm 13 lines 3-7) queued on e: Â[i][j] =
+ * SampleNTT(rho || j || i) into at_hat[j * k + i] (transposed storage),
+ * by row[j]. */
+static void push_matrix_row(mlkem_lanes *e, mlkem_job row[],
+                            int16_t (*at_hat)[256], const uint8_t rho[32],
+                            unsigned k, unsigned i)
+{
+    for (unsigned j = 0; j < k; j++) {
+        mlkem_job_sample_ntt(&row[j], at_hat[j * k + i], rho, (uint8_t)j,
+                             (uint8_t)i);
+        mlkem_lanes_push(e, &row[j]);
+    }
+}
+
+/* The SHAKE and SHA-3 streams of K-PKE.KeyGen after G, by name. */
 typedef struct {
-    const mlkem_params *p;
-    uint8_t *ek;                  /* ek_pke, filled row by row */
-    uint8_t *h;
-    int16_t (*t_hat)[256];
-    int16_t (*s_hat)[256];
-    int16_t (*at_hat)[256];
-    int16_t (*e)[256];
-    int16_t (*s_cache)[128];
-    const uint8_t *rho;
-    unsigned entries[MLKEM_MAX_K]; /* SampleNTT streams done, per row of Â */
-    unsigned prf;                 /* PRF streams done */
-    unsigned rows;                /* rows of t_hat encoded */
-    size_t avail;                 /* bytes of ek_pke ready */
-    size_t hashed;                /* bytes of ek_pke absorbed into hctx */
-    size_t pending;               /* bytes the running H instalment adds */
-    int h_busy;                   /* an H job is queued or running */
-    unsigned hcur;                /* hctx[hcur]: the state after `hashed` */
-    mlkem_keccak_ctx hctx[2];
-    mlkem_job hjob[2];
-} keygen_schedule;
-
-static void keygen_progress(mlkem_lanes *e, keygen_schedule *ks);
-
-static void keygen_stream_done(mlkem_lanes *e, mlkem_job *j)
-{
-    keygen_schedule *ks = (keygen_schedule *)j->arg;
-    if (j->kind == MLKEM_JOB_SAMPLE_NTT)
-        ks->entries[j->suffix[1]]++; /* SampleNTT(rho || j || i): row i */
-    else
-        ks->prf++;
-    keygen_progress(e, ks);
-}
-
-static void keygen_h_done(mlkem_lanes *e, mlkem_job *j)
-{
-    keygen_schedule *ks = (keygen_schedule *)j->arg;
-    ks->hashed += ks->pending;
-    ks->hcur ^= 1;
-    ks->h_busy = 0;
-    keygen_progress(e, ks);
-}
-
-/* Called whenever a stream finishes: lines 16-17 once the PRF streams are
- * in, lines 18-19 for every row of Â that is complete (in order), and the
- * next piece of H(ek_pke) over the whole blocks that are ready, queued
- * ahead of the waiting SampleNTT streams (the last piece pads and outputs
- * once all of ek_pke is there). */
-static void keygen_progress(mlkem_lanes *e, keygen_schedule *ks)
-{
-    const mlkem_params *p = ks->p;
-    const unsigned k = p->k;
-
-    if (ks->prf == 2 * k) {
-        /* Lines 16-17, and s_hat's multiplication cache for the k rows. */
-        mlkem_polyvec_ntt(ks->s_hat, k);
-        mlkem_polyvec_ntt(ks->e, k);
-        mlkem_polyvec_mulcache(ks->s_cache, (const int16_t(*)[256])ks->s_hat,
-                               k);
-        ks->prf++; /* done once */
-    }
-    while (ks->prf > 2 * k && ks->rows < k && ks->entries[ks->rows] == k) {
-        keygen_row(k, ks->rows, ks->ek, ks->t_hat,
-                   (const int16_t(*)[256])ks->s_hat,
-                   (const int16_t(*)[128])ks->s_cache,
-                   (const int16_t(*)[256])ks->at_hat, ks->e[ks->rows]);
-        ks->rows++;
-        ks->avail = 384 * (size_t)ks->rows;
-        if (ks->rows == k) {
-            memcpy(ks->ek + 384 * k, ks->rho, 32);
-            ks->avail = p->ek_bytes;
-        }
-    }
-    if (ks->h_busy)
-        return;
-    mlkem_job *hj = &ks->hjob[ks->hcur];
-    const mlkem_keccak_ctx *from = ks->hashed != 0 ? &ks->hctx[ks->hcur] : NULL;
-    if (ks->avail == p->ek_bytes) {
-        mlkem_job_sha3_256(hj, ks->h, ks->ek + ks->hashed,
-                           p->ek_bytes - ks->hashed, NULL, 0);
-        hj->resume = from;
-        ks->h_busy = 1; /* the last piece: nothing follows */
-        mlkem_lanes_push_front(e, hj);
-    } else if (ks->avail - ks->hashed >= MLKEM_SHA3_256_RATE) {
-        const size_t n = ks->avail - ks->hashed;
-        ks->pending = n - n % MLKEM_SHA3_256_RATE;
-        mlkem_job_absorb(hj, &ks->hctx[ks->hcur ^ 1], from,
-                         MLKEM_SHA3_256_RATE, ks->ek + ks->hashed, n);
-        hj->done = keygen_h_done;
-        hj->arg = ks;
-        ks->h_busy = 1;
-        mlkem_lanes_push_front(e, hj);
-    }
-}
+    mlkem_job a[MLKEM_MAX_K][MLKEM_MAX_K]; /* a[i][j] samples Â[i][j] */
+    mlkem_job s[MLKEM_MAX_K];              /* PRF_eta1(sigma, i) -> s[i] */
+    mlkem_job e[MLKEM_MAX_K];              /* PRF_eta1(sigma, k + i) -> e[i] */
+    mlkem_job h;                           /* H(ek_pke), fed row by row */
+    mlkem_keccak_ctx h_state;
+} keygen_streams;
 
 /*
  * Implements FIPS 203, Algorithm 13 (K-PKE.KeyGen), lines 1-20, and also
@@ -147,12 +73,12 @@ static void keygen_progress(mlkem_lanes *e, keygen_schedule *ks)
  * ByteEncode_12(s_hat) (line 20) is left to the caller, who encodes it only
  * when asked.
  * Order of work: G; then one schedule (kem/lanes.h) of the k^2 SampleNTT
- * streams of lines 3-7 (row 0 of Â first) and the 2k PRF streams of lines
- * 8-15, in which each finished stream may complete a row of Â, whose row
- * of t_hat (lines 16-19) is then computed at once, and each row of ek_pke
- * lets SHA3-256 absorb its whole blocks in a lane beside the SampleNTT
- * streams still running (keygen_progress). So most of H's serial chain
- * shares parallel calls with the matrix instead of running after it.
+ * streams of lines 3-7 (row 0 of Â first), the 2k PRF streams of lines
+ * 8-15, and H(ek_pke). Each row of t_hat (lines 16-19) is computed as soon
+ * as the noise and its row of Â are in, while the later rows are still
+ * sampled, and each row of ek_pke lets SHA3-256 absorb its whole blocks in
+ * a lane beside them. So most of H's serial chain shares parallel calls
+ * with the matrix instead of running after it.
  */
 void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
                        int16_t (*t_hat)[256], int16_t (*s_hat)[256],
@@ -160,60 +86,63 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
                        const uint8_t d[32])
 {
     const unsigned k = p->k;
-    uint8_t kb = (uint8_t)k;
+    const uint8_t kb = (uint8_t)k;
     uint8_t g[64]; /* rho || sigma */
+    const uint8_t *sigma = g + 32;
     int16_t e[MLKEM_MAX_K][256];
     int16_t s_cache[MLKEM_MAX_K][128];
-    int16_t *r[2 * MLKEM_MAX_K];
-    unsigned eta[2 * MLKEM_MAX_K];
-    keygen_schedule ks;
     mlkem_lanes lanes;
-    mlkem_job jobs[MLKEM_MAX_K * MLKEM_MAX_K + 2 * MLKEM_MAX_K];
+    mlkem_job g_job;
+    keygen_streams st;
 
     /* Line 1: (rho, sigma) = G(d || k), k as one byte (FIPS 203 final). */
     mlkem_lanes_init(&lanes, 0);
-    mlkem_job_sha3_512(&jobs[0], g, d, 32, &kb, 1);
-    mlkem_lanes_push(&lanes, &jobs[0]);
+    mlkem_job_sha3_512(&g_job, g, d, 32, &kb, 1);
+    mlkem_lanes_push(&lanes, &g_job);
     mlkem_lanes_run(&lanes);
     memcpy(rho, g, 32);
     MLKEM_CT_DECLASSIFY(rho, 32); /* public: part of ek */
 
-    memset(&ks, 0, sizeof(ks));
-    ks.p = p;
-    ks.ek = ek_pke;
-    ks.h = h;
-    ks.t_hat = t_hat;
-    ks.s_hat = s_hat;
-    ks.at_hat = at_hat;
-    ks.e = e;
-    ks.s_cache = s_cache;
-    ks.rho = rho;
-
-    /* Lines 3-7, row 0 of Â first (entries Â[i][j] = SampleNTT(rho || j ||
-     * i) at at_hat[j * k + i]); lines 2, 8-15 (s[i] with N = i, e[i] with N
-     * = k + i) right after it: the PRF streams, shorter, fill the lanes the
-     * row leaves; then rows 1 .. k - 1. */
+    /* Lines 3-15 as one batch: row 0 of Â first, then s[i] (N = i) and
+     * e[i] (N = k + i), shorter streams that fill the lanes the row leaves,
+     * then rows 1 .. k - 1; and H(ek_pke), fed as ek_pke is encoded. */
     mlkem_lanes_init(&lanes, 0);
-    for (unsigned j = 0; j < k; j++)
-        mlkem_job_sample_ntt(&jobs[j], at_hat[j * k], rho, (uint8_t)j, 0);
+    push_matrix_row(&lanes, st.a[0], at_hat, rho, k, 0);
     for (unsigned i = 0; i < k; i++) {
-        r[i] = s_hat[i];
-        r[k + i] = e[i];
-        eta[i] = eta[k + i] = p->eta1;
+        mlkem_job_cbd(&st.s[i], s_hat[i], sigma, (uint8_t)i, p->eta1);
+        mlkem_lanes_push(&lanes, &st.s[i]);
     }
-    for (unsigned j = 0; j < k; j++)
-        mlkem_lanes_push(&lanes, &jobs[j]);
-    mlkem_sample_poly_cbd_jobs(&lanes, jobs + k, r, eta, 2 * k, g + 32, 0);
+    for (unsigned i = 0; i < k; i++) {
+        mlkem_job_cbd(&st.e[i], e[i], sigma, (uint8_t)(k + i), p->eta1);
+        mlkem_lanes_push(&lanes, &st.e[i]);
+    }
     for (unsigned i = 1; i < k; i++)
-        for (unsigned j = 0; j < k; j++) {
-            mlkem_job *jb = &jobs[3 * k + (i - 1) * k + j];
-            mlkem_job_sample_ntt(jb, at_hat[j * k + i], rho, (uint8_t)j,
-                                 (uint8_t)i);
-            mlkem_lanes_push(&lanes, jb);
+        push_matrix_row(&lanes, st.a[i], at_hat, rho, k, i);
+    mlkem_job_sha3_256_fed(&st.h, h, ek_pke, p->ek_bytes, &st.h_state);
+    mlkem_lanes_push(&lanes, &st.h);
+
+    /* Lines 16-17: s_hat = NTT(s), e_hat = NTT(e), and s_hat's
+     * multiplication cache for the k rows of line 18. */
+    mlkem_lanes_wait_all(&lanes, st.s, k);
+    mlkem_lanes_wait_all(&lanes, st.e, k);
+    mlkem_polyvec_ntt(s_hat, k);
+    mlkem_polyvec_ntt(e, k);
+    mlkem_polyvec_mulcache(s_cache, (const int16_t(*)[256])s_hat, k);
+
+    /* Lines 18-19, row by row as the rows of Â come in: t_hat[i] and its
+     * 384 bytes of ek_pke, then rho; H(ek_pke) takes each row as it is
+     * encoded. */
+    for (unsigned i = 0; i < k; i++) {
+        mlkem_lanes_wait_all(&lanes, st.a[i], k);
+        keygen_row(k, i, ek_pke, t_hat, (const int16_t(*)[256])s_hat,
+                   (const int16_t(*)[128])s_cache,
+                   (const int16_t(*)[256])at_hat, e[i]);
+        if (i + 1 < k) {
+            mlkem_lanes_feed(&lanes, &st.h, 384 * (size_t)(i + 1));
+        } else {
+            memcpy(ek_pke + 384 * k, rho, 32);
+            mlkem_lanes_feed(&lanes, &st.h, p->ek_bytes);
         }
-    for (unsigned i = 0; i < k * k + 2 * k; i++) {
-        jobs[i].done = keygen_stream_done;
-        jobs[i].arg = &ks;
     }
     mlkem_lanes_run(&lanes);
 
@@ -223,33 +152,31 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
     mlkem_cleanse(g, sizeof(g));
     mlkem_cleanse(e, sizeof(e[0]) * k);
     mlkem_cleanse(s_cache, sizeof(s_cache[0]) * k);
-    mlkem_cleanse(&ks, sizeof(ks));
+    mlkem_cleanse(&st.h_state, sizeof(st.h_state));
 }
 
 /* Implements FIPS 203, Algorithm 14 (K-PKE.Encrypt), lines 9-17: y[i]
  * (N = i, eta1), e1[i] (N = k + i, eta2), e2 (N = 2k, eta2). */
-void mlkem_kpke_noise_jobs(const mlkem_params *p, mlkem_lanes *e,
-                           mlkem_job jobs[], mlkem_kpke_noise *n,
-                           const uint8_t r[32])
+void mlkem_kpke_sample_noise(const mlkem_params *p, mlkem_lanes *e,
+                             mlkem_kpke_noise *n, const uint8_t r[32])
 {
     const unsigned k = p->k;
-    int16_t *rp[2 * MLKEM_MAX_K + 1];
-    unsigned eta[2 * MLKEM_MAX_K + 1];
 
     for (unsigned i = 0; i < k; i++) {
-        rp[i] = n->y[i];
-        eta[i] = p->eta1;
-        rp[k + i] = n->e1[i];
-        eta[k + i] = p->eta2;
+        mlkem_job_cbd(&n->y_job[i], n->y[i], r, (uint8_t)i, p->eta1);
+        mlkem_lanes_push(e, &n->y_job[i]);
     }
-    rp[2 * k] = n->e2;
-    eta[2 * k] = p->eta2;
-    mlkem_sample_poly_cbd_jobs(e, jobs, rp, eta, 2 * k + 1, r, 0);
+    for (unsigned i = 0; i < k; i++) {
+        mlkem_job_cbd(&n->e1_job[i], n->e1[i], r, (uint8_t)(k + i), p->eta2);
+        mlkem_lanes_push(e, &n->e1_job[i]);
+    }
+    mlkem_job_cbd(&n->e2_job, n->e2, r, (uint8_t)(2 * k), p->eta2);
+    mlkem_lanes_push(e, &n->e2_job);
 }
 
 /*
  * Implements FIPS 203, Algorithm 14 (K-PKE.Encrypt), lines 18-24, with the
- * noise of lines 9-17 sampled by the caller (mlkem_kpke_noise_jobs, so
+ * noise of lines 9-17 sampled by the caller (mlkem_kpke_sample_noise, so
  * that its streams can share parallel calls with G and J).
  * Deviations: lines 1-8 (decode t_hat, check it, expand Â) were done when
  * the key was parsed (Â held transposed, so line 19's Â^T o y_hat is a

@@ -30,19 +30,20 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
                        int16_t (*at_hat)[256], uint8_t rho[32],
                        const uint8_t d[32]);
 
-/* The noise of one encryption (Algorithm 14 lines 9-17): y, e1, e2. */
+/* The noise of one encryption (Algorithm 14 lines 9-17): y, e1, e2, and
+ * the PRF streams that sample them. */
 typedef struct {
     int16_t y[MLKEM_MAX_K][256];
     int16_t e1[MLKEM_MAX_K][256];
     int16_t e2[256];
+    mlkem_job y_job[MLKEM_MAX_K], e1_job[MLKEM_MAX_K], e2_job;
 } mlkem_kpke_noise;
 
-/* Algorithm 14 lines 9-17 as 2k + 1 PRF jobs (jobs[2k + 1]) queued on e:
- * fills n from the randomness r once e has run (r must stay valid until
- * then). */
-void mlkem_kpke_noise_jobs(const mlkem_params *p, mlkem_lanes *e,
-                           mlkem_job jobs[], mlkem_kpke_noise *n,
-                           const uint8_t r[32]);
+/* Algorithm 14 lines 9-17: queues the 2k + 1 PRF streams from the
+ * randomness r on e; n holds the noise once e has run (r must stay valid
+ * until then). */
+void mlkem_kpke_sample_noise(const mlkem_params *p, mlkem_lanes *e,
+                             mlkem_kpke_noise *n, const uint8_t r[32]);
 
 /* Algorithm 14 lines 18-24: c (p->ct_bytes) from m and the sampled noise
  * (which it wipes). */

@@ -39,10 +39,9 @@ static void job_bytes(mlkem_job *j, unsigned rate, uint8_t ds, uint8_t *out,
     j->kind = MLKEM_JOB_BYTES;
     j->poly = NULL;
     j->eta = 0;
+    j->fed = NULL;
     j->resume = NULL;
     j->save = NULL;
-    j->done = NULL;
-    j->arg = NULL;
     j->rate = rate;
     j->dsbyte = ds;
     j->out = out;
@@ -72,13 +71,15 @@ void mlkem_job_shake256(mlkem_job *j, uint8_t *out, size_t outlen,
     job_bytes(j, MLKEM_SHAKE256_RATE, 0x1f, out, outlen, in0, len0, in1, len1);
 }
 
-void mlkem_job_absorb(mlkem_job *j, mlkem_keccak_ctx *save,
-                      const mlkem_keccak_ctx *resume, unsigned rate,
-                      const uint8_t *in, size_t len)
+void mlkem_job_sha3_256_fed(mlkem_job *j, uint8_t out[32], const uint8_t *in,
+                            size_t len, mlkem_keccak_ctx *state)
 {
-    job_bytes(j, rate, 0, NULL, 0, in, len - len % rate, NULL, 0);
-    j->save = save;
-    j->resume = resume;
+    job_bytes(j, MLKEM_SHA3_256_RATE, 0x06, out, 32, NULL, 0, NULL, 0);
+    j->fed = in;
+    j->fed_len = len;
+    j->fed_ready = 0;
+    j->fed_hashed = 0;
+    j->fed_state = state;
 }
 
 void mlkem_job_sample_ntt(mlkem_job *j, int16_t r[256], const uint8_t rho[32],
@@ -172,19 +173,36 @@ void mlkem_lanes_init(mlkem_lanes *e, int wide_ok)
     e->pk = mlkem_poly_kernels();
     e->width = 4;
     memset(e->lane, 0, sizeof(e->lane));
+    e->busy = 0;
     e->head = e->tail = 0;
+    e->ev_head = e->ev_tail = 0;
+    e->fed_idle = NULL;
+    e->fed_busy = 0;
     e->wide_ok = wide_ok;
+    e->wide_used = 0;
+    state_init(e);
 }
 
 static void run_single(mlkem_lanes *e, mlkem_job *j, int from_lane,
                        unsigned l);
 
-void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j)
+static void job_reset(mlkem_job *j)
 {
     j->absorbed = 0;
     j->produced = 0;
     j->blocks = 0;
     j->squeezing = 0;
+    j->complete = 0;
+}
+
+void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j)
+{
+    job_reset(j);
+    if (j->fed != NULL) { /* queued instalment by instalment (fed_next) */
+        e->fed_idle = j;
+        e->fed_busy = 0;
+        return;
+    }
     if (e->tail == MLKEM_LANES_QUEUE) { /* never with ML-KEM's job counts */
         run_single(e, j, 0, 0);
         return;
@@ -192,16 +210,15 @@ void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j)
     e->queue[e->tail++] = j;
 }
 
-void mlkem_lanes_push_front(mlkem_lanes *e, mlkem_job *j)
+/* Queue a job ahead of every waiting one (a fed job's next instalment,
+ * which should not wait behind short streams). */
+static void push_front(mlkem_lanes *e, mlkem_job *j)
 {
+    job_reset(j);
     if (e->head == 0 && e->tail == MLKEM_LANES_QUEUE) {
-        mlkem_lanes_push(e, j); /* runs it at once, on a single state */
+        run_single(e, j, 0, 0); /* never with ML-KEM's job counts */
         return;
     }
-    j->absorbed = 0;
-    j->produced = 0;
-    j->blocks = 0;
-    j->squeezing = 0;
     if (e->head == 0) {
         memmove(e->queue + 1, e->queue, (e->tail - e->head) * sizeof(e->queue[0]));
         e->tail++;
@@ -210,12 +227,13 @@ void mlkem_lanes_push_front(mlkem_lanes *e, mlkem_job *j)
     e->queue[--e->head] = j;
 }
 
+/* j's output is complete: it is reported, in completion order, by the
+ * next mlkem_lanes_wait or mlkem_lanes_run (report). */
 static void job_done(mlkem_lanes *e, mlkem_job *j)
 {
     if (j->kind == MLKEM_JOB_SAMPLE_NTT)
         e->pk->ntt_pack(j->poly);
-    if (j->done != NULL)
-        j->done(e, j);
+    e->events[e->ev_tail++] = j;
 }
 
 /* After a new output block was written where block_dest said (shared by
@@ -281,6 +299,7 @@ static void run_single(mlkem_lanes *e, mlkem_job *j, int from_lane, unsigned l)
         else
             mlkem_keccak_x4_lane_to_ctx(&e->st.x4, l, j->rate, &ctx);
         e->lane[l] = NULL;
+        e->busy--;
         if (!j->squeezing)
             ctx.pos = 0; /* between two input blocks */
     } else if (j->resume != NULL) {
@@ -332,6 +351,7 @@ static void lane_start(mlkem_lanes *e, unsigned l, mlkem_job *j)
         e->dirty[l] = 1;
     }
     e->lane[l] = j;
+    e->busy++;
 }
 
 /* A save job whose whole blocks are in: its state to j->save. */
@@ -345,6 +365,7 @@ static void lane_save(mlkem_lanes *e, unsigned l, mlkem_job *j)
     j->save->pos = 0;
     j->save->rate = j->rate;
     e->lane[l] = NULL;
+    e->busy--;
     job_done(e, j);
 }
 
@@ -388,12 +409,8 @@ static void step(mlkem_lanes *e)
                 ctr[l] = j->produced;
             }
         }
-        if (rej != 0) {
-            void (*x4)(const mlkem_keccak_x4 *, unsigned, int16_t *const[4],
-                       unsigned[4]) = e->pk->sample_ntt_x4;
-            (x4 != NULL ? x4 : mlkem_sample_ntt_x4_portable)(&e->st.x4, rej,
-                                                             polys, ctr);
-        }
+        if (rej != 0)
+            e->pk->sample_ntt_x4(&e->st.x4, rej, polys, ctr);
     }
     for (unsigned l = 0; l < e->width; l++) {
         mlkem_job *j = e->lane[l];
@@ -413,6 +430,7 @@ static void step(mlkem_lanes *e)
         }
         if (complete) {
             e->lane[l] = NULL;
+            e->busy--;
             job_done(e, j);
         }
     }
@@ -448,72 +466,144 @@ static void narrow(mlkem_lanes *e)
     mlkem_cleanse(t, sizeof(t));
 }
 
-void mlkem_lanes_run(mlkem_lanes *e)
+/* The fed job's next instalment, queued ahead of the waiting jobs once no
+ * instalment of it is queued or running: everything left, padded and
+ * squeezed, if its whole input is ready; otherwise the whole blocks that
+ * are ready (none: nothing yet). */
+static void fed_next(mlkem_lanes *e)
+{
+    mlkem_job *j = e->fed_idle;
+    const size_t n = j->fed_ready - j->fed_hashed;
+    j->in0 = j->fed + j->fed_hashed;
+    j->resume = j->fed_hashed != 0 ? j->fed_state : NULL;
+    if (j->fed_ready == j->fed_len) {
+        j->len0 = n;
+        j->save = NULL; /* the last instalment: nothing follows */
+    } else if (n >= j->rate) {
+        j->len0 = n - n % j->rate;
+        j->save = j->fed_state;
+        e->fed_busy = 1;
+    } else {
+        return;
+    }
+    e->fed_idle = NULL;
+    push_front(e, j);
+}
+
+void mlkem_lanes_feed(mlkem_lanes *e, mlkem_job *j, size_t ready)
+{
+    (void)e;
+    j->fed_ready = ready;
+}
+
+/* Report the oldest completion: an instalment of the fed job (but its
+ * last) lets the next one be queued; any other job is complete. */
+static void report(mlkem_lanes *e)
+{
+    mlkem_job *j = e->events[e->ev_head++];
+
+    if (j->save != NULL) { /* only a fed job's instalments save */
+        j->fed_hashed += j->len0;
+        e->fed_busy = 0;
+        e->fed_idle = j;
+    } else {
+        j->complete = 1;
+    }
+}
+
+/* One round of the scheduler: a job finished on a single sponge, or a
+ * parallel call (after idle lanes take queued jobs and fed instalments
+ * with all their blocks in leave theirs), or a change of width. Returns 0
+ * if there was nothing to do. */
+static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
 {
     const unsigned x4_min = e->kk->x4_min, x8_min = e->kk->x8_min;
+    const unsigned queued = e->tail - e->head;
 
-    int wide_used = 0;
-    /* The portable set's x4 and x8 calls are four and eight single
-     * permutations in turn (keccak/keccak_kernels.h): lanes would only add
-     * copying, so its jobs run on single sponges one after the other (the
-     * same permutations; test_perms.c counts them). */
-    const int single_only = e->kk == &mlkem_keccak_kernels_portable;
-
-    e->width = 4;
-    state_init(e);
-    for (;;) {
-        unsigned busy = 0;
-        for (unsigned l = 0; l < e->width; l++)
-            busy += e->lane[l] != NULL;
-        const unsigned queued = e->tail - e->head;
-        if (busy + queued == 0)
-            break;
-        /* a batch of many streams on idle lanes: x8 states if the set
-         * prefers them and the caller allows it */
-        if (e->width == 4 && busy == 0 && e->wide_ok && x8_min != 0 &&
-            queued >= x8_min) {
-            e->width = 8;
-            wide_used = 1;
-            state_init(e);
-        }
-        if (busy + queued < x4_min || single_only) {
-            /* too few for a parallel call: one job on a single state */
-            unsigned l = 0;
-            while (l < e->width && e->lane[l] == NULL)
+    if (e->busy + queued == 0)
+        return 0;
+    /* a batch of many streams on idle lanes: x8 states if the set prefers
+     * them and the caller allows it */
+    if (e->width == 4 && e->busy == 0 && e->wide_ok && x8_min != 0 &&
+        queued >= x8_min) {
+        e->width = 8;
+        e->wide_used = 1;
+        state_init(e);
+    }
+    /* The one decision between lanes and single sponges: the set's x4_min
+     * (0: never lanes, as for the portable set, whose x4 and x8 calls are
+     * four and eight single permutations in turn, so lanes would only add
+     * copying; test_perms.c counts the permutations). */
+    if (x4_min == 0 || e->busy + queued < x4_min) {
+        /* too few for a parallel call: one job on a single state */
+        unsigned l = 0;
+        if (e->busy != 0)
+            while (e->lane[l] == NULL)
                 l++;
-            if (l < e->width)
-                run_single(e, e->lane[l], 1, l);
-            else
-                run_single(e, e->queue[e->head++], 0, 0);
+        if (e->busy != 0)
+            run_single(e, e->lane[l], 1, l);
+        else
+            run_single(e, e->queue[e->head++], 0, 0);
+        return 1;
+    }
+    for (unsigned l = 0; l < e->width && e->head < e->tail; l++) {
+        if (e->lane[l] != NULL)
             continue;
-        }
-        for (unsigned l = 0; l < e->width && e->head < e->tail; l++) {
-            if (e->lane[l] != NULL)
-                continue;
-            if (e->dirty[l])
-                lane_clear(e, l);
-            lane_start(e, l, e->queue[e->head++]);
-            busy++;
-        }
-        /* save jobs with all their blocks in leave their lanes */
+        if (e->dirty[l])
+            lane_clear(e, l);
+        lane_start(e, l, e->queue[e->head++]);
+    }
+    /* a fed instalment (but the last) with all its blocks in leaves its
+     * lane */
+    if (e->fed_busy)
         for (unsigned l = 0; l < e->width; l++) {
             mlkem_job *j = e->lane[l];
-            if (j != NULL && j->save != NULL && j->absorbed == j->len0) {
+            if (j != NULL && j->save != NULL && j->absorbed == j->len0)
                 lane_save(e, l, j);
-                busy--;
-            }
         }
-        if (busy < x4_min)
-            continue;
-        if (e->width == 8 && busy < x8_min && busy <= 4) {
-            narrow(e);
-            continue;
-        }
-        step(e);
+    if (e->busy < x4_min)
+        return 1;
+    if (e->width == 8 && e->busy < x8_min && e->busy <= 4) {
+        narrow(e);
+        return 1;
     }
+    step(e);
+    return 1;
+}
+
+/* Report completions one at a time, queueing the fed job's next
+ * instalment between them, and schedule when none is left to report:
+ * until j is complete, or (j NULL, for mlkem_lanes_run) until nothing is
+ * left. The caller's work between two waits then sees the same
+ * completions, in the same order, whatever the lanes did in the same
+ * parallel call. */
+void mlkem_lanes_wait(mlkem_lanes *e, const mlkem_job *j)
+{
+    while (j == NULL || !j->complete) {
+        if (e->fed_idle != NULL)
+            fed_next(e);
+        if (e->ev_head != e->ev_tail) {
+            report(e);
+        } else {
+            e->ev_head = e->ev_tail = 0; /* all reported */
+            if (!schedule_once(e))
+                return;
+        }
+    }
+}
+
+void mlkem_lanes_wait_all(mlkem_lanes *e, const mlkem_job *jobs, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        mlkem_lanes_wait(e, &jobs[i]);
+}
+
+void mlkem_lanes_run(mlkem_lanes *e)
+{
+    mlkem_lanes_wait(e, NULL);
     /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
      * wipes its PRF bytes as it consumes them. */
-    if (wide_used)
+    if (e->wide_used)
         mlkem_cleanse(&e->st.x8, sizeof(e->st.x8));
     else
         mlkem_cleanse(&e->st.x4, sizeof(e->st.x4));

@@ -21,12 +21,23 @@
  * its own blocks only, with the short streams in the other lanes for free.
  *
  * Which kernels run is the installed Keccak set's choice
- * (keccak/keccak_kernels.h): lanes are used only while at least x4_min of
- * them are busy (the portable set: 4, so its x4 never permutes an idle
- * lane); below that the jobs finish one by one on single-state sponges. A
- * batch of streams that starts on idle lanes may take x8 states (when the
- * caller allows it and the set's x8_min says so), moving back to x4 when
- * fewer lanes stay busy.
+ * (keccak/keccak_kernels.h), and its x4_min alone says whether lanes are
+ * used at all: with x4_min 0 (the portable set, whose x4 call is four
+ * single permutations in turn) every job runs on a single-state sponge, one
+ * after the other; otherwise lanes are used while at least x4_min of them
+ * are busy, and below that the jobs finish one by one on single-state
+ * sponges. A batch of streams that starts on idle lanes may take x8 states
+ * (when the caller allows it and the set's x8_min says so), moving back to
+ * x4 when fewer lanes stay busy.
+ *
+ * The caller drives the schedule and reads top to bottom: it pushes the
+ * streams it has inputs for, waits for the ones whose output it needs next
+ * (mlkem_lanes_wait), computes, pushes what that output releases (G's r ->
+ * the PRF streams) and finally runs the schedule to its end
+ * (mlkem_lanes_run). While it waits, the other lanes keep going. Waiting
+ * returns at the completion that satisfies it; completions in the same
+ * parallel call that come after it are reported to later waits, so the
+ * order of the caller's work is the same whatever the lane packing.
  *
  * Jobs:
  *   MLKEM_JOB_BYTES       outlen bytes of output to out (H, G, J);
@@ -37,11 +48,12 @@
  *                         sample_ntt_x4);
  *   MLKEM_JOB_CBD         64 eta bytes of PRF output through
  *                         SamplePolyCBD_eta into a polynomial.
- * A byte job can also be one piece of a longer sponge whose input arrives
- * in instalments (H(ek) in keygen, while the rows of t_hat are computed):
- * `resume` starts it from a saved state instead of zero, and a job made by
- * mlkem_job_absorb takes only the whole blocks of its input and saves the
- * state to `save` (no padding, no output) for the next instalment.
+ * A byte job can also be fed: its input arrives in instalments (H(ek) in
+ * keygen, while the rows of t_hat are computed). The caller says with
+ * mlkem_lanes_feed how much of the input is ready; the schedule absorbs the
+ * whole blocks that are ready in a lane, ahead of the waiting jobs, saves
+ * the state between instalments, and pads and outputs once all of it is
+ * ready. At most one fed job per schedule.
  * Input is in0 || in1 (either may be empty); lengths are public, the data
  * may be secret: nothing branches on or indexes by it except the rejection
  * loop, which only ever sees XOF output of the public rho. Every buffer
@@ -67,7 +79,7 @@ typedef struct mlkem_lanes mlkem_lanes;
 typedef struct mlkem_job mlkem_job;
 
 struct mlkem_job {
-    /* Set by the mlkem_job_* constructors (and the caller's done / arg). */
+    /* Set by the mlkem_job_* constructors. */
     mlkem_job_kind kind;
     unsigned rate;        /* bytes per block */
     uint8_t dsbyte;       /* 0x06 SHA-3, 0x1f SHAKE */
@@ -78,19 +90,29 @@ struct mlkem_job {
     int16_t *poly;        /* MLKEM_JOB_SAMPLE_NTT, MLKEM_JOB_CBD */
     unsigned eta;         /* MLKEM_JOB_CBD */
     uint8_t suffix[2];    /* small inputs kept in the job (in1 points here) */
+    /* A fed job (mlkem_job_sha3_256_fed): its whole input, how much of it
+     * is ready and how much is absorbed into *fed_state. Each instalment
+     * runs as the byte job in0 / len0, started from fed_state (`resume`)
+     * and, but for the last, saved back to it (`save`). */
+    const uint8_t *fed;
+    size_t fed_len, fed_ready, fed_hashed;
+    mlkem_keccak_ctx *fed_state;
     const mlkem_keccak_ctx *resume; /* start from this state (block boundary) */
     mlkem_keccak_ctx *save; /* absorb whole blocks only, then save here */
-    /* Called once the output is complete; may push further jobs. */
-    void (*done)(mlkem_lanes *e, mlkem_job *j);
-    void *arg;
     /* Progress, kept by the scheduler. */
     size_t absorbed;      /* input bytes absorbed */
     unsigned produced;    /* output bytes, or coefficients accepted */
     unsigned blocks;      /* output blocks squeezed */
     unsigned squeezing;   /* 1 once the padded block is in */
+    unsigned complete;    /* 1 once reported complete (mlkem_lanes_wait) */
 };
 
 #define MLKEM_LANES_QUEUE 40
+
+/* Completions not yet reported to the caller: at most one per lane of
+ * one parallel call and one per lane saved before it (reported before the
+ * scheduler runs again), or one per job pushed onto a full queue. */
+#define MLKEM_LANES_EVENTS (MLKEM_LANES_QUEUE + 16)
 
 struct mlkem_lanes {
     const struct mlkem_keccak_kernels *kk;
@@ -101,10 +123,16 @@ struct mlkem_lanes {
         mlkem_keccak_x8 x8;
     } st;
     mlkem_job *lane[8];   /* the job on each lane, or NULL */
+    unsigned busy;        /* lanes with a job */
     unsigned char dirty[8]; /* the lane's state is not all zero */
     mlkem_job *queue[MLKEM_LANES_QUEUE];
     unsigned head, tail;
-    int wide_ok;
+    mlkem_job *events[MLKEM_LANES_EVENTS]; /* completions, in order */
+    unsigned ev_head, ev_tail;
+    mlkem_job *fed_idle;  /* the fed job while none of it is queued or
+                             running, until its last instalment is */
+    int fed_busy;         /* an instalment that saves is queued or running */
+    int wide_ok, wide_used;
     /* output blocks per lane, and [8] for a job on a single sponge */
     uint8_t buf[9][2 * MLKEM_SHAKE256_RATE];
 };
@@ -115,19 +143,31 @@ struct mlkem_lanes {
  * chain that would drag idle x8 lanes along). */
 void mlkem_lanes_init(mlkem_lanes *e, int wide_ok);
 /* Queue a job (runs in queue order as lanes free up). At most
- * MLKEM_LANES_QUEUE jobs per run. */
+ * MLKEM_LANES_QUEUE jobs per run. A fed job is only registered: its
+ * instalments are queued as mlkem_lanes_feed makes input ready. */
 void mlkem_lanes_push(mlkem_lanes *e, mlkem_job *j);
-/* Queue a job ahead of every waiting one (a serial chain's next piece,
- * which should not wait behind short streams). */
-void mlkem_lanes_push_front(mlkem_lanes *e, mlkem_job *j);
-/* Run until every queued job (including those pushed by done callbacks)
- * is complete; wipes the states and buffers. */
+/* Bytes [0, ready) of the fed job j's input are now valid (ready only
+ * grows). Its next instalment is queued when the schedule next runs. */
+void mlkem_lanes_feed(mlkem_lanes *e, mlkem_job *j, size_t ready);
+/* Run the schedule until j (pushed earlier) is complete; other jobs
+ * progress meanwhile and may complete too. (j NULL: until every queued
+ * job is complete, without the wipe of mlkem_lanes_run.) */
+void mlkem_lanes_wait(mlkem_lanes *e, const mlkem_job *j);
+/* The same for each of jobs[0 .. n): returns at the completion of the
+ * last of them. */
+void mlkem_lanes_wait_all(mlkem_lanes *e, const mlkem_job *jobs, unsigned n);
+/* Run until every queued job is complete; wipes the states and buffers.
+ * A fed job must have been fed its whole input by then. */
 void mlkem_lanes_run(mlkem_lanes *e);
 
-/* Job constructors (done / arg cleared). */
+/* Job constructors. */
 /* SHA3-256(in0 || in1) -> out[32] (H). */
 void mlkem_job_sha3_256(mlkem_job *j, uint8_t out[32], const uint8_t *in0,
                         size_t len0, const uint8_t *in1, size_t len1);
+/* SHA3-256(in[0 .. len)) -> out[32] with the input fed in instalments
+ * (mlkem_lanes_feed); *state holds the sponge between them. */
+void mlkem_job_sha3_256_fed(mlkem_job *j, uint8_t out[32], const uint8_t *in,
+                            size_t len, mlkem_keccak_ctx *state);
 /* SHA3-512(in0 || in1) -> out[64] (G). */
 void mlkem_job_sha3_512(mlkem_job *j, uint8_t out[64], const uint8_t *in0,
                         size_t len0, const uint8_t *in1, size_t len1);
@@ -135,12 +175,6 @@ void mlkem_job_sha3_512(mlkem_job *j, uint8_t out[64], const uint8_t *in0,
 void mlkem_job_shake256(mlkem_job *j, uint8_t *out, size_t outlen,
                         const uint8_t *in0, size_t len0, const uint8_t *in1,
                         size_t len1);
-/* Absorb the whole rate-byte blocks of in (len rounded down) into the
- * state `resume` (a zero state if NULL) and save the result to `save`
- * (pos 0, at a block boundary); the caller continues from there. */
-void mlkem_job_absorb(mlkem_job *j, mlkem_keccak_ctx *save,
-                      const mlkem_keccak_ctx *resume, unsigned rate,
-                      const uint8_t *in, size_t len);
 /* SampleNTT(rho || b0 || b1) -> r (Algorithm 7), in the set's order. */
 void mlkem_job_sample_ntt(mlkem_job *j, int16_t r[256], const uint8_t rho[32],
                           uint8_t b0, uint8_t b1);

@@ -207,20 +207,26 @@ int mlkem_key_generate(mlkem_key *key, const uint8_t d[32],
     return MLKEM_OK;
 }
 
+/* The streams of a parsed key: H(ek) and Â's SampleNTT streams. */
+typedef struct {
+    mlkem_job h;                               /* H(ek) */
+    mlkem_job a[MLKEM_MAX_K * MLKEM_MAX_K];    /* Â^T, storage order */
+} parse_streams;
+
 /* H(ek) (9 blocks at k = 3, a serial chain) and the k^2 SampleNTT streams
  * of Â: all need only ek, so they share one schedule, H first (it is the
  * longest) and the matrix entries in the other lanes. */
 static void hash_and_expand(mlkem_key *key, const uint8_t *ek)
 {
     const mlkem_params *p = key->params;
-    mlkem_lanes e;
-    mlkem_job jobs[1 + MLKEM_MAX_K * MLKEM_MAX_K];
+    mlkem_lanes lanes;
+    parse_streams st;
 
-    mlkem_lanes_init(&e, 0);
-    mlkem_job_sha3_256(&jobs[0], key->h, ek, p->ek_bytes, NULL, 0);
-    mlkem_lanes_push(&e, &jobs[0]);
-    mlkem_sample_ntt_matrix_jobs(&e, jobs + 1, key->a_hat, key->rho, p->k);
-    mlkem_lanes_run(&e);
+    mlkem_lanes_init(&lanes, 0);
+    mlkem_job_sha3_256(&st.h, key->h, ek, p->ek_bytes, NULL, 0);
+    mlkem_lanes_push(&lanes, &st.h);
+    mlkem_sample_ntt_matrix_jobs(&lanes, st.a, key->a_hat, key->rho, p->k);
+    mlkem_lanes_run(&lanes);
 }
 
 int mlkem_key_set_ek(mlkem_key *key, const uint8_t *ek, size_t len)
@@ -296,35 +302,19 @@ int mlkem_key_encode_dk(const mlkem_key *key, uint8_t *out)
     return MLKEM_OK;
 }
 
-/* G's output r releases the 2k + 1 PRF streams of K-PKE.Encrypt
- * (Algorithm 14 lines 9-17) onto the same schedule. */
-typedef struct {
-    const mlkem_params *p;
-    mlkem_kpke_noise *noise;
-    mlkem_job *jobs; /* 2k + 1 */
-    const uint8_t *r;
-} noise_after_g;
-
-static void g_done(mlkem_lanes *e, mlkem_job *j)
-{
-    const noise_after_g *c = (const noise_after_g *)j->arg;
-    mlkem_kpke_noise_jobs(c->p, e, c->jobs, c->noise, c->r);
-}
-
 /*
  * Implements FIPS 203, Algorithm 17 (ML-KEM.Encaps_internal), lines 1-3,
  * with H(ek) taken from the key (computed when ek was parsed). G and the
- * PRF streams it releases form one schedule.
+ * PRF streams its r releases form one schedule.
  */
 int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
                      const uint8_t m[32])
 {
     const mlkem_params *p = key->params;
-    uint8_t g[64];
+    uint8_t g[64]; /* K || r */
     mlkem_kpke_noise noise;
-    mlkem_lanes e;
-    mlkem_job jobs[1 + 2 * MLKEM_MAX_K + 1];
-    noise_after_g after;
+    mlkem_lanes lanes;
+    mlkem_job g_job;
 
     if (p == NULL || !(key->flags & MLKEM_KEY_HAS_PUB)) {
         if (p != NULL)
@@ -332,15 +322,15 @@ int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
         mlkem_cleanse(K, 32);
         return MLKEM_ERR_NO_KEY;
     }
-    /* Line 1: (K, r) = G(m || H(ek)); Algorithm 14 lines 9-17 from r. */
-    after = (noise_after_g){p, &noise, jobs + 1, g + 32};
-    mlkem_lanes_init(&e, 1); /* the PRF batch starts on idle lanes */
-    mlkem_job_sha3_512(&jobs[0], g, m, 32, key->h, 32);
-    jobs[0].done = g_done;
-    jobs[0].arg = &after;
-    mlkem_lanes_push(&e, &jobs[0]);
-    mlkem_lanes_run(&e);
-    /* Line 2: c = K-PKE.Encrypt(ek, m, r). */
+    /* Line 1: (K, r) = G(m || H(ek)). */
+    mlkem_lanes_init(&lanes, 1); /* the PRF batch starts on idle lanes */
+    mlkem_job_sha3_512(&g_job, g, m, 32, key->h, 32);
+    mlkem_lanes_push(&lanes, &g_job);
+    mlkem_lanes_wait(&lanes, &g_job);
+    /* Line 2: c = K-PKE.Encrypt(ek, m, r): its noise (Algorithm 14 lines
+     * 9-17) from r, then lines 18-24. */
+    mlkem_kpke_sample_noise(p, &lanes, &noise, g + 32);
+    mlkem_lanes_run(&lanes);
     mlkem_kpke_encrypt(p, c, (const int16_t(*)[256])key->t_hat,
                        (const int16_t(*)[256])key->a_hat, m, &noise);
     memcpy(K, g, 32);
@@ -348,15 +338,13 @@ int mlkem_key_encaps(const mlkem_key *key, uint8_t *c, uint8_t K[32],
     return MLKEM_OK;
 }
 
-/* What mlkem_decaps_internal adds to a decapsulation's schedule when the
- * key is parsed in the same call: H(ek) for the §7.3 hash check and the
- * SampleNTT streams of Â (into key->a_hat), both independent of the
- * ciphertext. NULL for a held key. */
+/* A dk parsed in the same call as its decapsulation (mlkem_decaps_internal):
+ * its ek, where H(ek) goes for the §7.3 hash check, and its Â^T. */
 typedef struct {
     const uint8_t *ek;
     uint8_t *h;               /* H(ek), compared with dk's copy afterwards */
     int16_t (*a_hat)[256];    /* Â^T, filled by the run (key->a_hat) */
-} parse_streams;
+} dk_parse;
 
 /*
  * Implements FIPS 203, Algorithm 18 (ML-KEM.Decaps_internal), lines 1-12,
@@ -366,47 +354,49 @@ typedef struct {
  * stack slot nobody wipes). Lines 6-7 and the PRF streams of line 8's
  * K-PKE.Encrypt form one schedule: J(z || c) (9 blocks at k = 3) needs only
  * the key and c, G needs m', and G's r releases the PRF streams, which fill
- * the lanes beside J. With ps (a dk parsed in the same call), the parse's
- * H(ek), another 9-block chain, and Â's k^2 streams join that schedule:
- * the two chains run side by side, everything else in the other lanes
- * (ML-KEM-768: 14 calls instead of 9 for the parse and 9 after it). Lines
- * 9-11 (implicit rejection) are a constant-time compare of c with c' and a
- * constant-time conditional move of K-bar over K'.
+ * the lanes beside J. With parse (a dk parsed in the same call), the
+ * parse's H(ek), another 9-block chain, and Â's k^2 streams join that
+ * schedule: the two chains run side by side, everything else in the other
+ * lanes (ML-KEM-768: 14 calls instead of 9 for the parse and 9 after it).
+ * Lines 9-11 (implicit rejection) are a constant-time compare of c with c'
+ * and a constant-time conditional move of K-bar over K'.
  */
 static void decaps_core(const mlkem_key *key, const uint8_t z[32],
                         const uint8_t h[32], uint8_t K[32], const uint8_t *c,
-                        size_t c_len, const parse_streams *ps)
+                        size_t c_len, const dk_parse *parse)
 {
     const mlkem_params *p = key->params;
-    uint8_t mh[64], g[64], kbar[32];
+    uint8_t mh[64], g[64], kbar[32]; /* m' || h, K' || r', K-bar */
     uint8_t cp[MLKEM_MAX_CT_BYTES];
     mlkem_kpke_noise noise;
-    mlkem_lanes e;
-    mlkem_job jobs[3 + 2 * MLKEM_MAX_K + 1 + MLKEM_MAX_K * MLKEM_MAX_K];
-    noise_after_g after;
+    mlkem_lanes lanes;
+    mlkem_job j_job, g_job;
+    parse_streams parse_st;
 
     /* Line 5: m' = K-PKE.Decrypt(dk_pke, c). */
     mlkem_kpke_decrypt(p, mh, (const int16_t(*)[256])key->s_hat, c);
-    /* Line 7: K-bar = J(z || c) = SHAKE256(z || c, 32); line 6: (K', r') =
-     * G(m' || h); then Algorithm 14 lines 9-17 from r'. */
     memcpy(mh + 32, h, 32);
-    after = (noise_after_g){p, &noise, jobs + 3, g + 32};
-    mlkem_lanes_init(&e, 0);
-    if (ps != NULL) {
-        mlkem_job_sha3_256(&jobs[2], ps->h, ps->ek, p->ek_bytes, NULL, 0);
-        mlkem_lanes_push(&e, &jobs[2]);
+    /* Lines 6-7: K-bar = J(z || c) = SHAKE256(z || c, 32) and (K', r') =
+     * G(m' || h), with the parse's H(ek) (first: the other long chain) and
+     * Â's streams (last) beside them. */
+    mlkem_lanes_init(&lanes, 0);
+    if (parse != NULL) {
+        mlkem_job_sha3_256(&parse_st.h, parse->h, parse->ek, p->ek_bytes,
+                           NULL, 0);
+        mlkem_lanes_push(&lanes, &parse_st.h);
     }
-    mlkem_job_shake256(&jobs[0], kbar, 32, z, 32, c, c_len);
-    mlkem_job_sha3_512(&jobs[1], g, mh, 64, NULL, 0);
-    jobs[1].done = g_done;
-    jobs[1].arg = &after;
-    mlkem_lanes_push(&e, &jobs[0]);
-    mlkem_lanes_push(&e, &jobs[1]);
-    if (ps != NULL)
-        mlkem_sample_ntt_matrix_jobs(&e, jobs + 3 + 2 * MLKEM_MAX_K + 1,
-                                     ps->a_hat, ps->ek + 384 * p->k, p->k);
-    mlkem_lanes_run(&e);
-    /* Line 8: c' = K-PKE.Encrypt(ek_pke, m', r'). */
+    mlkem_job_shake256(&j_job, kbar, 32, z, 32, c, c_len);
+    mlkem_lanes_push(&lanes, &j_job);
+    mlkem_job_sha3_512(&g_job, g, mh, 64, NULL, 0);
+    mlkem_lanes_push(&lanes, &g_job);
+    if (parse != NULL)
+        mlkem_sample_ntt_matrix_jobs(&lanes, parse_st.a, parse->a_hat,
+                                     parse->ek + 384 * p->k, p->k);
+    mlkem_lanes_wait(&lanes, &g_job);
+    /* Line 8: c' = K-PKE.Encrypt(ek_pke, m', r'): its noise from r' beside
+     * what is left of J, then lines 18-24. */
+    mlkem_kpke_sample_noise(p, &lanes, &noise, g + 32);
+    mlkem_lanes_run(&lanes);
     mlkem_kpke_encrypt(p, cp, (const int16_t(*)[256])key->t_hat,
                        (const int16_t(*)[256])key->a_hat, mh, &noise);
     /* Lines 9-11: if c != c' then K' = K-bar, without a branch. */
@@ -558,9 +548,9 @@ int mlkem_decaps_internal(const mlkem_params *p, uint8_t K[32],
          * (decaps_core); G takes dk's copy of H(ek), which the hash check
          * then compares with the computed one: a dk that fails it gets its
          * error and no key. */
-        const parse_streams ps = {ek, h, key.a_hat};
+        const dk_parse parse = {ek, h, key.a_hat};
         decaps_core(&key, ek + p->ek_bytes + 32, ek + p->ek_bytes, K, c,
-                    c_len, &ps);
+                    c_len, &parse);
         ret = dk_verdict(p, dk, h, MLKEM_OK, s_ok);
     }
     if (ret != MLKEM_OK)

@@ -175,7 +175,7 @@ int main(int argc, char **argv)
     if (have_avx2 < 0 || have_avx512 < 0 || have_vbmi2 < 0)
         test_skip("/proc/cpuinfo has no flags line");
     {
-        const unsigned f = mlkem_x86_cpu();
+        const unsigned f = mlkem_arch_cpu_features();
         TEST_CHECK(!!(f & MLKEM_X86_AVX2) == have_avx2,
               "CPUID+XGETBV says avx2=%d, /proc/cpuinfo says %d",
               !!(f & MLKEM_X86_AVX2), have_avx2);
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
                    "EOR3 %s but AT_HWCAP says sha3=%d",
                    probe ? "executes" : "faults", have_sha3);
 #if defined(MLKEM_HAVE_NEON)
-        const unsigned f = mlkem_aarch64_cpu();
+        const unsigned f = mlkem_arch_cpu_features();
         TEST_CHECK(!!(f & MLKEM_AARCH64_NEON) == have_neon,
                    "dispatch says neon=%d, auxv says %d",
                    !!(f & MLKEM_AARCH64_NEON), have_neon);
@@ -279,32 +279,61 @@ int main(int argc, char **argv)
     TEST_CHECK(mlkem_arch_use("bogus") == 0, "unknown name accepted");
 
     /* Every table is complete: its sets carry its name, no NULL slot, a
-     * sane grouping policy. */
+     * sane grouping policy; so is every variant; what a backend needs is
+     * what runnable() says (a table lookup). */
     size_t n;
     const struct mlkem_arch_backend *const *all = mlkem_arch_backends(&n);
     TEST_CHECK(n >= 1 && strcmp(all[n - 1]->name, "portable") == 0,
           "the last backend is not portable");
-    for (size_t i = 0; i < n; i++) {
-        const struct mlkem_arch_backend *b = all[i];
+    TEST_CHECK(all[n - 1]->needs == 0 && all[n - 1]->variant == NULL,
+          "portable needs %#x", all[n - 1]->needs);
+    const unsigned features = mlkem_arch_cpu_features();
+    for (size_t i = 0; i < 2 * n; i++) {
+        const struct mlkem_arch_backend *b =
+            i < n ? all[i] : all[i - n]->variant;
+        if (b == NULL)
+            continue;
         const struct mlkem_keccak_kernels *kk = b->keccak;
         const struct mlkem_poly_kernels *pk = b->poly;
         TEST_CHECK(strcmp(kk->name, b->name) == 0 && strcmp(pk->name, b->name) == 0,
               "%s: sets named %s / %s", b->name, kk->name, pk->name);
         TEST_CHECK(kk->f1600 && kk->x4_init && kk->x4_xor_bytes &&
-                  kk->x4_extract_bytes && kk->x4_permute && kk->x8_init &&
-                  kk->x8_xor_bytes && kk->x8_extract_bytes && kk->x8_permute,
+                  kk->x4_extract_bytes && kk->x4_permute &&
+                  kk->x4_clear_lane && kk->x8_init && kk->x8_xor_bytes &&
+                  kk->x8_extract_bytes && kk->x8_permute && kk->x8_clear_lane,
               "%s: a NULL Keccak slot", b->name);
         TEST_CHECK(pk->ntt && pk->ntt_inv && pk->ntt_pack && pk->mulcache &&
                   pk->multiply_ntts_acc && pk->poly_reduce &&
                   pk->poly_tomont && pk->byte_encode_12 &&
                   pk->byte_decode_12 && pk->byte_encode_compress &&
                   pk->decompress_byte_decode && pk->sample_poly_cbd &&
-                  pk->sample_ntt_rej,
+                  pk->sample_ntt_rej && pk->sample_ntt_x4,
               "%s: a NULL polynomial slot", b->name);
-        TEST_CHECK(kk->x4_min >= 1 && kk->x4_min <= 4, "%s: x4_min %u", b->name,
-              kk->x4_min);
+        /* x4_min 0 (never lanes) is the portable set's, whose x4 call is
+         * four single permutations; a vector set uses lanes from 1 to 4
+         * streams on. */
+        if (kk == &mlkem_keccak_kernels_portable)
+            TEST_CHECK(kk->x4_min == 0, "%s: x4_min %u", b->name, kk->x4_min);
+        else
+            TEST_CHECK(kk->x4_min >= 1 && kk->x4_min <= 4, "%s: x4_min %u",
+                  b->name, kk->x4_min);
         TEST_CHECK(kk->x8_min == 0 || (kk->x8_min > 4 && kk->x8_min <= 8),
               "%s: x8_min %u", b->name, kk->x8_min);
+        TEST_CHECK(mlkem_arch_runnable(b) == ((features & b->needs) == b->needs),
+              "%s: runnable %d, needs %#x, CPU %#x", b->name,
+              mlkem_arch_runnable(b), b->needs, features);
+        if (i >= n) /* a variant needs more than the entry it replaces */
+            TEST_CHECK(strcmp(b->name, all[i - n]->name) == 0 &&
+                           (b->needs & all[i - n]->needs) == all[i - n]->needs &&
+                           b->needs != all[i - n]->needs &&
+                           b->variant == NULL,
+                  "%s: variant needs %#x, entry %#x", b->name, b->needs,
+                  all[i - n]->needs);
     }
+    /* The CPU was read once (at load time), however often it is asked. */
+    for (int i = 0; i < 3; i++)
+        (void)mlkem_arch_runnable(all[0]);
+    TEST_CHECK(mlkem_arch_cpu_reads() == 1, "the CPU was read %u times",
+          mlkem_arch_cpu_reads());
     return test_finish("arch_dispatch");
 }

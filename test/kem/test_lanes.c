@@ -8,10 +8,12 @@
  * anywhere between the two pieces (including empty pieces and lengths at
  * and around block boundaries) with outputs up to several blocks,
  * SampleNTT streams (some seeds need a fourth block), CBD streams for
- * eta = 2, 3, and SHA3-256 streams hashed in two or three instalments
- * (save / resume jobs, as keygen hashes ek row by row); some jobs, when
- * done, queue further jobs (as G releases the PRF streams), which then
- * start in whatever lanes are free. Schedules run
+ * eta = 2, 3, and a SHA3-256 stream whose input is fed in two or three
+ * instalments of any length (as keygen feeds ek row by row), one more
+ * after each job the round waits for; the round waits for some jobs
+ * (mlkem_lanes_wait), checks they are complete, and then queues further
+ * jobs (as G releases the PRF streams), which start in whatever lanes are
+ * free. Schedules run
  * with and without permission for x8 states, and with job counts from 1
  * (a lone stream) to past the lanes of an x8 state, so every path runs:
  * single sponges, lanes moved out to single sponges, x4 and x8 calls, x8
@@ -33,12 +35,10 @@ typedef struct scenario scenario;
 typedef struct {
     mlkem_job job;
     int kind;          /* 0 sha3-256, 1 sha3-512, 2 shake128, 3 shake256,
-                          4 SampleNTT, 5 CBD, 6 SHA3-256 in instalments */
-    scenario *sc;
-    mlkem_job part[2]; /* kind 6: the later instalments */
-    mlkem_keccak_ctx saved[2];
-    size_t cut[2];     /* kind 6: instalment boundaries (whole blocks) */
-    unsigned parts;
+                          4 SampleNTT, 5 CBD, 6 SHA3-256 fed */
+    mlkem_keccak_ctx state; /* kind 6 */
+    size_t cut[3];     /* kind 6: bytes ready after each instalment */
+    unsigned parts, fed_parts;
     uint8_t in[700];
     size_t len, split;
     uint8_t out[700];
@@ -52,6 +52,7 @@ typedef struct {
 struct scenario {
     tjob jobs[MAXJ];
     unsigned n;    /* jobs built so far */
+    tjob *fed;     /* the one fed job of the round, or NULL */
     test_rng *rng;
 };
 
@@ -80,30 +81,6 @@ static size_t pick_len(test_rng *rng, unsigned r, size_t max)
     return v > max ? max : v;
 }
 
-static void child_done(mlkem_lanes *e, mlkem_job *j);
-
-/* Kind 6: instalment i done -> queue instalment i + 1 (the last one pads
- * and outputs). */
-static void part_done(mlkem_lanes *e, mlkem_job *j)
-{
-    tjob *t = (tjob *)j->arg;
-    const unsigned i = j == &t->job ? 0 : 1;
-    mlkem_job *next = &t->part[i];
-    const size_t from = t->cut[i];
-    if (i + 1 < t->parts - 1) {
-        mlkem_job_absorb(next, &t->saved[i + 1], &t->saved[i], 136,
-                         t->in + from, t->cut[i + 1] - from);
-        next->done = part_done;
-    } else {
-        mlkem_job_sha3_256(next, t->out, t->in + from, t->len - from, NULL, 0);
-        if (t->children)
-            next->done = child_done;
-    }
-    next->resume = &t->saved[i];
-    next->arg = t;
-    mlkem_lanes_push(e, next);
-}
-
 /* Build job number sc->n and return it. */
 static tjob *build(scenario *sc)
 {
@@ -112,8 +89,9 @@ static tjob *build(scenario *sc)
     test_rng *rng = sc->rng;
 
     t->kind = (int)test_rng_below(rng, 7);
+    if (t->kind == 6 && sc->fed != NULL)
+        t->kind = 0; /* one fed job per schedule */
     t->children = 0;
-    t->sc = sc;
     if (t->kind < 4) {
         t->len = pick_len(rng, rates[t->kind], sizeof(t->in));
         t->split = test_rng_below(rng, t->len + 1);
@@ -142,37 +120,30 @@ static tjob *build(scenario *sc)
         t->eta = 2 + (unsigned)test_rng_below(rng, 2);
         mlkem_job_cbd(&t->job, t->poly, t->rho, t->b0, t->eta);
     } else {
-        /* instalments end at random places; each absorbs its whole blocks
-         * only, so a cut is the whole-block part of a random prefix */
+        /* instalments end at random places (the schedule takes the whole
+         * blocks that are ready), the last one at the end */
         t->len = pick_len(rng, 136, sizeof(t->in));
         test_rng_bytes(rng, t->in, t->len);
         t->parts = 2 + (unsigned)test_rng_below(rng, 2);
-        size_t a = test_rng_below(rng, t->len + 1), b;
-        t->cut[0] = a - a % 136;
-        if (t->parts == 3) {
-            b = t->cut[0] + test_rng_below(rng, t->len - t->cut[0] + 1);
-            t->cut[1] = b - (b - t->cut[0]) % 136;
-        }
-        mlkem_job_absorb(&t->job, &t->saved[0],
-                         NULL, 136, t->in, a);
-        t->job.done = part_done;
+        t->cut[0] = test_rng_below(rng, t->len + 1);
+        t->cut[1] = t->cut[0] + test_rng_below(rng, t->len - t->cut[0] + 1);
+        t->cut[t->parts - 1] = t->len;
+        t->fed_parts = 0;
+        mlkem_job_sha3_256_fed(&t->job, t->out, t->in, t->len, &t->state);
         t->outlen = 32;
+        sc->fed = t;
     }
-    t->job.arg = t;
-    if (sc->n < MAXJ - 3 && test_rng_below(rng, 5) == 0) {
+    if (t->kind != 6 && sc->n < MAXJ - 3 && test_rng_below(rng, 5) == 0)
         t->children = 1 + (unsigned)test_rng_below(rng, 3);
-        if (t->kind != 6)
-            t->job.done = child_done;
-    }
     return t;
 }
 
-static void child_done(mlkem_lanes *e, mlkem_job *j)
+/* The fed job's next instalment, if it has one left. */
+static void feed_next(mlkem_lanes *e, scenario *sc)
 {
-    const tjob *parent = (const tjob *)j->arg;
-    scenario *sc = parent->sc;
-    for (unsigned c = 0; c < parent->children && sc->n < MAXJ; c++)
-        mlkem_lanes_push(e, &build(sc)->job);
+    tjob *t = sc->fed;
+    if (t != NULL && t->fed_parts < t->parts)
+        mlkem_lanes_feed(e, &t->job, t->cut[t->fed_parts++]);
 }
 
 static int check(const char *backend, const tjob *t, unsigned round)
@@ -239,11 +210,30 @@ static int body(const char *backend, void *arg)
         const unsigned first =
             round < 12 ? 1 + round : 1 + (unsigned)test_rng_below(&rng, 20);
         sc.n = 0;
+        sc.fed = NULL;
         mlkem_lanes_init(&e, (int)(round % 2));
         for (unsigned i = 0; i < first; i++)
             mlkem_lanes_push(&e, &build(&sc)->job);
+        /* Wait for each job with children (in the order built, children
+         * included), then queue them; one more instalment of the fed job
+         * after each. */
+        for (unsigned i = 0; i < sc.n; i++) {
+            tjob *t = &sc.jobs[i];
+            if (t->children == 0)
+                continue;
+            mlkem_lanes_wait(&e, &t->job);
+            TEST_CHECK(t->job.complete, "[%s] round %u: wait returned before "
+                       "job %u was complete", backend, round, i);
+            for (unsigned c = 0; c < t->children && sc.n < MAXJ; c++)
+                mlkem_lanes_push(&e, &build(&sc)->job);
+            feed_next(&e, &sc);
+        }
+        while (sc.fed != NULL && sc.fed->fed_parts < sc.fed->parts)
+            feed_next(&e, &sc);
         mlkem_lanes_run(&e);
         for (unsigned i = 0; i < sc.n; i++) {
+            TEST_CHECK(sc.jobs[i].job.complete, "[%s] round %u: job %u not "
+                       "complete after the run", backend, round, i);
             check(backend, &sc.jobs[i], round);
             if (sc.jobs[i].kind == 4 && sc.jobs[i].job.blocks > 3)
                 fourth++;
