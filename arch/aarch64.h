@@ -81,6 +81,8 @@ void mlkem_keccak_x8_extract_bytes_neon(const mlkem_keccak_x8 *st,
 void mlkem_keccak_x4_clear_lane_neon(mlkem_keccak_x4 *st, unsigned lane);
 void mlkem_keccak_x8_clear_lane_neon(mlkem_keccak_x8 *st, unsigned lane);
 void mlkem_keccak_x8_permute_neon(mlkem_keccak_x8 *st);
+/* The single state in general-purpose registers (the neon backend's f1600). */
+void mlkem_keccak_f1600_scalar(uint64_t s[25]);
 
 /* arch/neon/keccak_sha3.c (sha3 target flag): the single-state
  * permutation, and the hybrid permutation of the same x4 / x8 layout with
@@ -88,5 +90,28 @@ void mlkem_keccak_x8_permute_neon(mlkem_keccak_x8 *st);
 void mlkem_keccak_f1600_sha3(uint64_t s[25]);
 void mlkem_keccak_x4_permute_sha3(mlkem_keccak_x4 *st);
 void mlkem_keccak_x8_permute_sha3(mlkem_keccak_x8 *st);
+/* arch/neon/keccak_sha3x2.c (sha3 target flag): the neon-sha3x2 backend's
+ * x4 / x8 layout (states interleaved in pairs, every pair in q registers)
+ * and its permutation, two states at a time in SHA3 instructions. */
+void mlkem_keccak_x4_xor_bytes_sha3x2(mlkem_keccak_x4 *st, unsigned lane,
+                                      unsigned offset, const uint8_t *in,
+                                      size_t len);
+void mlkem_keccak_x4_extract_bytes_sha3x2(const mlkem_keccak_x4 *st,
+                                          unsigned lane, unsigned offset,
+                                          uint8_t *out, size_t len);
+void mlkem_keccak_x4_clear_lane_sha3x2(mlkem_keccak_x4 *st, unsigned lane);
+void mlkem_keccak_x4_permute_sha3x2(mlkem_keccak_x4 *st);
+void mlkem_keccak_x8_xor_bytes_sha3x2(mlkem_keccak_x8 *st, unsigned lane,
+                                      unsigned offset, const uint8_t *in,
+                                      size_t len);
+void mlkem_keccak_x8_extract_bytes_sha3x2(const mlkem_keccak_x8 *st,
+                                          unsigned lane, unsigned offset,
+                                          uint8_t *out, size_t len);
+void mlkem_keccak_x8_clear_lane_sha3x2(mlkem_keccak_x8 *st, unsigned lane);
+void mlkem_keccak_x8_permute_sha3x2(mlkem_keccak_x8 *st);
+/* arch/dispatch.c: 1 if MIDR_EL1 (readable when the kernel reports
+ * HWCAP_CPUID) names a core that runs SHA3 instructions on every vector
+ * pipe, where neon-sha3x2 is the default. */
+int mlkem_aarch64_fast_sha3(void);
 
 #endif /* MLKEM_ARCH_AARCH64_H */
