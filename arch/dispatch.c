@@ -280,7 +280,7 @@ unsigned mlkem_aarch64_cpu(void)
  * work as two x4 calls (x8_min 0). */
 static const struct mlkem_keccak_kernels keccak_neon = {
     .name = "neon",
-    .f1600 = mlkem_keccak_f1600_portable,
+    .f1600 = mlkem_keccak_f1600_scalar,
     .x4_init = mlkem_keccak_x4_init_portable,
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,
@@ -336,6 +336,97 @@ static const struct mlkem_arch_backend backend_neon_sha3 = {
     .keccak = &keccak_neon_sha3,
     .poly = &poly_neon_sha3,
 };
+
+/*
+ * neon-sha3x2 (keccak_sha3x2.c): every state in NEON registers with the
+ * SHA3 instructions, two at a time (an x4 call is two x2 permutations, an
+ * x8 four); the single state in SHA3 instructions too. It runs wherever
+ * neon-sha3 runs (MLKEM_BACKEND forces it, every suite tests it), but is
+ * the default only on the cores below, which issue EOR3 / RAX1 / XAR / BCAX
+ * on every vector pipe, so the pure-vector permutation outruns the hybrid,
+ * which is bound by its scalar half there. Elsewhere (Neoverse N1/N2/V1/V2,
+ * Graviton 2-4, Ampere) the SHA3 instructions issue on one or two pipes
+ * and the hybrid of neon-sha3 stays the choice.
+ *
+ * MIDR_EL1 (implementer bits 31:24, part number bits 15:4), read with MRS
+ * when the kernel reports HWCAP_CPUID (it then emulates EL0 reads of the
+ * ID registers; Linux Documentation/arch/arm64/cpu-feature-registers.rst).
+ * On a big.LITTLE system the value is the MIDR of the core the thread ran
+ * on at load time; the choice is a matter of speed only, never of
+ * correctness.
+ *
+ *   implementer    part       core              why
+ *   0x61 Apple     any        M1 and later      mlkem-native v2.0.0
+ *       (fips202/native/aarch64/auto.h) picks its SHA3-only x1/x2 kernels
+ *       for every Apple core; [HYBRID] (ePrint 2022/1243) §5 measures the
+ *       SHA3-only 2-way permutation ahead of the hybrids on Apple M1
+ *   0x41 Arm       0xd82      Cortex-X4         mlkem-native v2.0.0 auto.h:
+ *                  0xd83      Neoverse V3AE     Arm cores "prior to
+ *                  0xd84      Neoverse V3       Cortex-X4" lack SHA3 on all
+ *                  0xd85      Cortex-X925       vector units; V3/V3AE are
+ *       the X4's server derivatives, X925 its successor (part numbers:
+ *       Linux arch/arm64/include/asm/cputype.h)
+ * Measured here only as instructions (docs/aarch64.md): 0.66x neon-sha3's
+ * K+E+D under qemu; cycles on these cores are still to confirm
+ * (docs/aarch64.md says what to run).
+ */
+static const struct mlkem_keccak_kernels keccak_neon_sha3x2 = {
+    .name = "neon-sha3x2",
+    .f1600 = mlkem_keccak_f1600_sha3,
+    .x4_init = mlkem_keccak_x4_init_portable,
+    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_sha3x2,
+    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_sha3x2,
+    .x4_permute = mlkem_keccak_x4_permute_sha3x2,
+    .x4_clear_lane = mlkem_keccak_x4_clear_lane_sha3x2,
+    .x8_init = mlkem_keccak_x8_init_portable,
+    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_sha3x2,
+    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_sha3x2,
+    .x8_permute = mlkem_keccak_x8_permute_sha3x2,
+    .x8_clear_lane = mlkem_keccak_x8_clear_lane_sha3x2,
+    .x4_min = 3,
+    .x8_min = 0,
+};
+static const struct mlkem_poly_kernels poly_neon_sha3x2 = {
+    .name = "neon-sha3x2",
+    AARCH64_POLY_SLOTS,
+};
+static const struct mlkem_arch_backend backend_neon_sha3x2 = {
+    .name = "neon-sha3x2",
+    .keccak = &keccak_neon_sha3x2,
+    .poly = &poly_neon_sha3x2,
+};
+
+#ifndef HWCAP_CPUID
+#define HWCAP_CPUID (1UL << 11)
+#endif
+
+/* The cores of the table above. */
+static const struct {
+    unsigned implementer, part; /* part 0xfff: any */
+} fast_sha3_cores[] = {
+    {0x61, 0xfff}, /* Apple */
+    {0x41, 0xd82}, /* Cortex-X4 */
+    {0x41, 0xd83}, /* Neoverse V3AE */
+    {0x41, 0xd84}, /* Neoverse V3 */
+    {0x41, 0xd85}, /* Cortex-X925 */
+};
+
+int mlkem_aarch64_fast_sha3(void)
+{
+    uint64_t midr;
+
+    if (!(getauxval(AT_HWCAP) & HWCAP_CPUID))
+        return 0;
+    __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
+    const unsigned impl = (unsigned)(midr >> 24) & 0xff;
+    const unsigned part = (unsigned)(midr >> 4) & 0xfff;
+    for (size_t i = 0; i < sizeof(fast_sha3_cores) / sizeof(fast_sha3_cores[0]);
+         i++)
+        if (fast_sha3_cores[i].implementer == impl &&
+            (fast_sha3_cores[i].part == 0xfff || fast_sha3_cores[i].part == part))
+            return 1;
+    return 0;
+}
 #endif
 
 /* Best first; the last entry (portable) runs everywhere. */
@@ -348,6 +439,7 @@ static const struct mlkem_arch_backend *const backends[] = {
     &backend_avx2,
 #endif
 #if MLKEM_AARCH64
+    &backend_neon_sha3x2,
     &backend_neon_sha3,
     &backend_neon,
 #endif
@@ -375,6 +467,8 @@ int mlkem_arch_runnable(const struct mlkem_arch_backend *b)
         return (mlkem_x86_cpu() & MLKEM_X86_AVX2) != 0;
 #endif
 #if MLKEM_AARCH64
+    if (b == &backend_neon_sha3x2)
+        return (mlkem_aarch64_cpu() & MLKEM_AARCH64_SHA3) != 0;
     if (b == &backend_neon_sha3)
         return (mlkem_aarch64_cpu() & MLKEM_AARCH64_SHA3) != 0;
     if (b == &backend_neon)
@@ -394,6 +488,18 @@ static const struct mlkem_arch_backend *tuned(const struct mlkem_arch_backend *b
     return b;
 }
 
+/* 0 for a backend that is runnable but chosen only when named (neon-sha3x2
+ * off the cores of its table). */
+static int by_default(const struct mlkem_arch_backend *b)
+{
+#if MLKEM_AARCH64
+    if (b == &backend_neon_sha3x2)
+        return mlkem_aarch64_fast_sha3();
+#endif
+    (void)b;
+    return 1;
+}
+
 static const struct mlkem_arch_backend *by_name(const char *name)
 {
     for (size_t i = 0; i < NBACKENDS; i++)
@@ -411,7 +517,7 @@ const struct mlkem_arch_backend *mlkem_arch_detect(void)
     if (b != NULL)
         return b;
     for (size_t i = 0; i < NBACKENDS; i++)
-        if (mlkem_arch_runnable(backends[i]))
+        if (mlkem_arch_runnable(backends[i]) && by_default(backends[i]))
             return tuned(backends[i]);
     return &backend_portable;
 }
