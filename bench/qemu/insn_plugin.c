@@ -24,6 +24,12 @@
  * (qemu_plugin_insn_symbol: the main program's symbol table) and no entries
  * are counted. Instructions outside every function count as "?".
  *
+ * Trace (trace=PHASE,traceout=FILE): also the address of every instruction
+ * executed in that phase, one hexadecimal number a line, in execution
+ * order (bench/qemu/mca.sh maps them to the program's disassembly and
+ * feeds them to llvm-mca). This registers a callback per instruction, so
+ * it is slower; counts are unchanged.
+ *
  * Output (out=FILE, else qemu's log): one line per phase and function that
  * executed, tab separated:
  *   <phase> <function> <instructions> <entries>
@@ -229,6 +235,15 @@ static void block_exec(unsigned int vcpu, void *udata)
 }
 
 static size_t unknown_func;
+static int trace_phase = -1;
+static FILE *trace_out;
+
+static void insn_exec(unsigned int vcpu, void *udata)
+{
+    (void)vcpu;
+    if ((int)cur_phase == trace_phase)
+        fprintf(trace_out, "%" PRIx64 "\n", (uint64_t)(uintptr_t)udata);
+}
 
 static void block_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
@@ -264,6 +279,10 @@ static void block_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                 s->phase = (int32_t)intern(&phases, fn + strlen(MARK_PREFIX));
         }
         b->seg[b->nseg - 1].insns++;
+        if (trace_out != NULL)
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                (struct qemu_plugin_insn *)insn, insn_exec,
+                QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)va);
     }
     qemu_plugin_register_vcpu_tb_exec_cb(tb, block_exec,
                                          QEMU_PLUGIN_CB_NO_REGS, b);
@@ -307,6 +326,8 @@ static void at_exit(qemu_plugin_id_t id, void *p)
     }
     if (f != NULL)
         fclose(f);
+    if (trace_out != NULL)
+        fclose(trace_out);
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -319,6 +340,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     for (int i = 0; i < argc; i++) {
         if (strncmp(argv[i], "out=", 4) == 0) {
             out_path = strdup(argv[i] + 4);
+        } else if (strncmp(argv[i], "trace=", 6) == 0) {
+            trace_phase = (int)intern(&phases, argv[i] + 6);
+        } else if (strncmp(argv[i], "traceout=", 9) == 0) {
+            trace_out = fopen(argv[i] + 9, "w");
+            if (trace_out == NULL) {
+                fprintf(stderr, "insn_plugin: cannot write %s\n", argv[i] + 9);
+                return -1;
+            }
         } else if (strncmp(argv[i], "syms=", 5) == 0) {
             if (!load_syms(argv[i] + 5)) {
                 fprintf(stderr, "insn_plugin: cannot read %s\n", argv[i] + 5);
@@ -328,6 +357,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             fprintf(stderr, "insn_plugin: unknown argument %s\n", argv[i]);
             return -1;
         }
+    }
+    if ((trace_phase >= 0) != (trace_out != NULL)) {
+        fprintf(stderr, "insn_plugin: trace= and traceout= go together\n");
+        return -1;
     }
     qemu_plugin_register_vcpu_tb_trans_cb(id, block_trans);
     qemu_plugin_register_atexit_cb(id, at_exit, NULL);
