@@ -60,6 +60,13 @@ void mlkem_sample_poly_cbd_neon(int16_t r[256], const uint8_t *buf,
                                 unsigned eta);
 unsigned mlkem_sample_ntt_rej_neon(int16_t *r, unsigned len,
                                    const uint8_t *buf, size_t buflen);
+/* arch/neon/sampling_neon.c: SampleNTT's block straight from an x4 state,
+ * in the hybrid layout (neon, neon-sha3) and the pair layout
+ * (neon-sha3x2). */
+void mlkem_sample_ntt_x4_neon(const mlkem_keccak_x4 *st, unsigned lanes,
+                              int16_t *const r[4], unsigned ctr[4]);
+void mlkem_sample_ntt_x4_sha3x2(const mlkem_keccak_x4 *st, unsigned lanes,
+                                int16_t *const r[4], unsigned ctr[4]);
 
 /* arch/neon/keccak_x4_neon.c: the x4 layout of both backends (states 0
  * and 1 interleaved lane by lane, states 2 and 3 as plain 25-lane states;
