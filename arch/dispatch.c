@@ -297,6 +297,7 @@ static const struct mlkem_keccak_kernels keccak_neon = {
 static const struct mlkem_poly_kernels poly_neon = {
     .name = "neon",
     AARCH64_POLY_SLOTS,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_neon,
 };
 static const struct mlkem_arch_backend backend_neon = {
     .name = "neon",
@@ -330,6 +331,7 @@ static const struct mlkem_keccak_kernels keccak_neon_sha3 = {
 static const struct mlkem_poly_kernels poly_neon_sha3 = {
     .name = "neon-sha3",
     AARCH64_POLY_SLOTS,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_neon,
 };
 static const struct mlkem_arch_backend backend_neon_sha3 = {
     .name = "neon-sha3",
@@ -338,9 +340,12 @@ static const struct mlkem_arch_backend backend_neon_sha3 = {
 };
 
 /*
- * neon-sha3x2 (keccak_sha3x2.c): every state in NEON registers with the
- * SHA3 instructions, two at a time (an x4 call is two x2 permutations, an
- * x8 four); the single state in SHA3 instructions too. It runs wherever
+ * neon-sha3x2 (keccak_sha3x2.c, sampling_neon.c): every state in NEON
+ * registers with the SHA3 instructions, two at a time (an x4 call is two x2
+ * permutations, an x8 four); the single state in SHA3 instructions too.
+ * x4_min 3: a pair of streams costs about what two single states do (x2
+ * 1,874 instructions, x1 1,898), and x4_min 2 measured the same (ML-KEM-768
+ * K+E+D 315,586 against 315,439 instructions). It runs wherever
  * neon-sha3 runs (MLKEM_BACKEND forces it, every suite tests it), but is
  * the default only on the cores below, which issue EOR3 / RAX1 / XAR / BCAX
  * on every vector pipe, so the pure-vector permutation outruns the hybrid,
@@ -389,6 +394,7 @@ static const struct mlkem_keccak_kernels keccak_neon_sha3x2 = {
 static const struct mlkem_poly_kernels poly_neon_sha3x2 = {
     .name = "neon-sha3x2",
     AARCH64_POLY_SLOTS,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_sha3x2,
 };
 static const struct mlkem_arch_backend backend_neon_sha3x2 = {
     .name = "neon-sha3x2",
