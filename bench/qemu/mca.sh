@@ -76,15 +76,35 @@ trap 'rm -rf "$tmp"' EXIT
 # The hot kernels of the per-kernel table (function-name patterns).
 hot='(keccak_x4_lanes|x2_permute|f1600|ntt|intt|multiply_ntts|basemul|rej)[a-z0-9_]*_(portable|neon|sha3|sha3x2|scalar|asm)$|^x2_permute$'
 
-# dis PROG OUT: "address<TAB>function<TAB>instruction" for every instruction.
+# dis PROG OUT: "address<TAB>function<TAB>instruction" for every
+# instruction; the function is the sized symbol (nm -S) holding it, so the
+# local labels of assembly files do not split their functions.
 dis() {
-    "$objdump" -d --no-show-raw-insn "$1" | awk -F'\t' '
-        /^[0-9a-f]+ <.*>:$/ { f = $0; sub(/^[0-9a-f]+ </, "", f); sub(/>:$/, "", f); next }
-        /^ *[0-9a-f]+:\t/ {
-            a = $1; gsub(/[ :]/, "", a); ins = $2; if (NF > 2) ins = ins " " $3
-            sub(/[ \t]*\/\/.*/, "", ins)
-            print a "\t" f "\t" ins
-        }' >"$2"
+    "$objdump" -d --no-show-raw-insn "$1" >"$tmp/objdump"
+    "${objdump%objdump}nm" -S --defined-only "$1" >"$tmp/nm"
+    python3 - "$tmp/objdump" "$tmp/nm" "$2" <<'PY'
+import bisect, re, sys
+objdump, nm, out = sys.argv[1:4]
+syms = []
+for line in open(nm):
+    f = line.split()
+    if len(f) == 4 and f[2] in "tTwW" and int(f[1], 16) > 0:
+        syms.append((int(f[0], 16), int(f[1], 16), f[3]))
+syms.sort()
+starts = [s[0] for s in syms]
+insn = re.compile(r"^ *([0-9a-f]+):\t([^\t]*)(?:\t(.*))?$")
+with open(out, "w") as o:
+    for line in open(objdump):
+        m = insn.match(line.rstrip("\n"))
+        if not m:
+            continue
+        a = int(m.group(1), 16)
+        text = m.group(2) + (" " + m.group(3) if m.group(3) else "")
+        text = re.sub(r"\s*//.*$", "", text).strip()
+        i = bisect.bisect_right(starts, a) - 1
+        fn = syms[i][2] if i >= 0 and a < syms[i][0] + syms[i][1] else "?"
+        o.write("%x\t%s\t%s\n" % (a, fn, text))
+PY
 }
 
 # asm DIS TRACE: the trace as llvm-mca input on stdout (see Method).
