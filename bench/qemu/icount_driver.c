@@ -32,12 +32,18 @@
 #include "kem/mlkem.h"
 
 /* Markers (bench/qemu/insn_plugin.c): each a distinct function that the
- * compiler may neither inline nor merge with another (noipa), named
+ * compiler may neither inline nor merge with another (noipa; with clang
+ * noinline, and each stores its own id, so no two are identical), named
  * icount_mark_<phase>. */
 volatile unsigned icount_phase_id;
+#if defined(__clang__)
+#define MARK_ATTR __attribute__((noinline)) /* clang has no noipa */
+#else
+#define MARK_ATTR __attribute__((noipa))
+#endif
 #define MARK(name, id)                                                        \
-    __attribute__((noipa)) void icount_mark_##name(void);                     \
-    __attribute__((noipa)) void icount_mark_##name(void)                      \
+    MARK_ATTR void icount_mark_##name(void);                                  \
+    MARK_ATTR void icount_mark_##name(void)                                   \
     {                                                                         \
         icount_phase_id = (id);                                               \
     }

@@ -27,9 +27,14 @@
 #define API(sym) mlkn_##sym
 
 volatile unsigned icount_phase_id;
+#if defined(__clang__)
+#define MARK_ATTR __attribute__((noinline)) /* clang has no noipa */
+#else
+#define MARK_ATTR __attribute__((noipa))
+#endif
 #define MARK(name, id)                                                        \
-    __attribute__((noipa)) void icount_mark_##name(void);                     \
-    __attribute__((noipa)) void icount_mark_##name(void)                      \
+    MARK_ATTR void icount_mark_##name(void);                                  \
+    MARK_ATTR void icount_mark_##name(void)                                   \
     {                                                                         \
         icount_phase_id = (id);                                               \
     }
