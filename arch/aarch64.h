@@ -36,6 +36,9 @@
  * mlkem_arch_cpu_features() (arch/dispatch.h) and of a backend's `needs`. */
 #define MLKEM_AARCH64_NEON 0x1u /* HWCAP_ASIMD */
 #define MLKEM_AARCH64_SHA3 0x2u /* HWCAP_SHA3 (with ASIMD) */
+/* MIDR_EL1 names a core that issues the SHA3 instructions on every vector
+ * pipe (arch/dispatch.c's table; read when HWCAP_CPUID is reported) */
+#define MLKEM_AARCH64_FAST_SHA3 0x4u
 
 /* arch/neon/poly_neon.c: NTT, NTT^-1 (spec order), the multiplication
  * cache and MultiplyNTTs, Barrett and Montgomery-domain reductions. */
@@ -60,6 +63,13 @@ void mlkem_sample_poly_cbd_neon(int16_t r[256], const uint8_t *buf,
                                 unsigned eta);
 unsigned mlkem_sample_ntt_rej_neon(int16_t *r, unsigned len,
                                    const uint8_t *buf, size_t buflen);
+/* arch/neon/sampling_neon.c: SampleNTT's block straight from an x4 state,
+ * in the hybrid layout (neon, neon-sha3) and the pair layout
+ * (neon-sha3x2). */
+void mlkem_sample_ntt_x4_neon(const mlkem_keccak_x4 *st, unsigned lanes,
+                              int16_t *const r[4], unsigned ctr[4]);
+void mlkem_sample_ntt_x4_sha3x2(const mlkem_keccak_x4 *st, unsigned lanes,
+                                int16_t *const r[4], unsigned ctr[4]);
 
 /* arch/neon/keccak_x4_neon.c: the x4 layout of both backends (states 0
  * and 1 interleaved lane by lane, states 2 and 3 as plain 25-lane states;
@@ -81,6 +91,8 @@ void mlkem_keccak_x8_extract_bytes_neon(const mlkem_keccak_x8 *st,
 void mlkem_keccak_x4_clear_lane_neon(mlkem_keccak_x4 *st, unsigned lane);
 void mlkem_keccak_x8_clear_lane_neon(mlkem_keccak_x8 *st, unsigned lane);
 void mlkem_keccak_x8_permute_neon(mlkem_keccak_x8 *st);
+/* The single state in general-purpose registers (the neon backend's f1600). */
+void mlkem_keccak_f1600_scalar(uint64_t s[25]);
 
 /* arch/neon/keccak_sha3.c (sha3 target flag): the single-state
  * permutation, and the hybrid permutation of the same x4 / x8 layout with
@@ -88,5 +100,24 @@ void mlkem_keccak_x8_permute_neon(mlkem_keccak_x8 *st);
 void mlkem_keccak_f1600_sha3(uint64_t s[25]);
 void mlkem_keccak_x4_permute_sha3(mlkem_keccak_x4 *st);
 void mlkem_keccak_x8_permute_sha3(mlkem_keccak_x8 *st);
+/* arch/neon/keccak_sha3x2.c (sha3 target flag): the neon-sha3x2 backend's
+ * x4 / x8 layout (states interleaved in pairs, every pair in q registers)
+ * and its permutation, two states at a time in SHA3 instructions. */
+void mlkem_keccak_x4_xor_bytes_sha3x2(mlkem_keccak_x4 *st, unsigned lane,
+                                      unsigned offset, const uint8_t *in,
+                                      size_t len);
+void mlkem_keccak_x4_extract_bytes_sha3x2(const mlkem_keccak_x4 *st,
+                                          unsigned lane, unsigned offset,
+                                          uint8_t *out, size_t len);
+void mlkem_keccak_x4_clear_lane_sha3x2(mlkem_keccak_x4 *st, unsigned lane);
+void mlkem_keccak_x4_permute_sha3x2(mlkem_keccak_x4 *st);
+void mlkem_keccak_x8_xor_bytes_sha3x2(mlkem_keccak_x8 *st, unsigned lane,
+                                      unsigned offset, const uint8_t *in,
+                                      size_t len);
+void mlkem_keccak_x8_extract_bytes_sha3x2(const mlkem_keccak_x8 *st,
+                                          unsigned lane, unsigned offset,
+                                          uint8_t *out, size_t len);
+void mlkem_keccak_x8_clear_lane_sha3x2(mlkem_keccak_x8 *st, unsigned lane);
+void mlkem_keccak_x8_permute_sha3x2(mlkem_keccak_x8 *st);
 
 #endif /* MLKEM_ARCH_AARCH64_H */

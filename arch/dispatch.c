@@ -239,6 +239,8 @@ static const struct mlkem_arch_backend backend_avx512_vbmi2 = {
 #define HWCAP_SHA3 (1UL << 17)
 #endif
 
+static int midr_fast_sha3(void); /* below, beside its table */
+
 static unsigned cpu_detect(void)
 {
     const unsigned long hw = getauxval(AT_HWCAP);
@@ -248,13 +250,14 @@ static unsigned cpu_detect(void)
         f |= MLKEM_AARCH64_NEON;
     if ((f & MLKEM_AARCH64_NEON) && (hw & HWCAP_SHA3))
         f |= MLKEM_AARCH64_SHA3;
+    if ((f & MLKEM_AARCH64_SHA3) && midr_fast_sha3())
+        f |= MLKEM_AARCH64_FAST_SHA3;
     return f;
 }
 
-/* The polynomial slots both AArch64 backends share (arch/neon/poly_neon.c,
- * codec_neon.c), T_q in the spec's order. SampleNTT on x4 states: the
- * portable form (each lane's block read out with the installed set's
- * extract_bytes, then the NEON rejection step), until a fused NEON one. */
+/* The polynomial slots the AArch64 backends share (arch/neon/poly_neon.c,
+ * codec_neon.c), T_q in the spec's order. Each table adds its own SampleNTT
+ * on x4 states (arch/neon/sampling_neon.c), which reads its state layout. */
 #define AARCH64_POLY_SLOTS                                                    \
     .ntt = mlkem_ntt_neon, .ntt_inv = mlkem_ntt_inv_neon,                     \
     .ntt_pack = mlkem_ntt_pack_portable, .mulcache = mlkem_mulcache_neon,     \
@@ -266,8 +269,7 @@ static unsigned cpu_detect(void)
     .byte_encode_compress = mlkem_byte_encode_compress_neon,                  \
     .decompress_byte_decode = mlkem_decompress_byte_decode_neon,              \
     .sample_poly_cbd = mlkem_sample_poly_cbd_neon,                            \
-    .sample_ntt_rej = mlkem_sample_ntt_rej_neon,                              \
-    .sample_ntt_x4 = mlkem_sample_ntt_x4_portable
+    .sample_ntt_rej = mlkem_sample_ntt_rej_neon
 
 /* Keccak on AArch64 (arch/aarch64.h, keccak_x4_neon.c). One state: the
  * portable C, which on AArch64 compiles to a scalar permutation whose
@@ -280,7 +282,7 @@ static unsigned cpu_detect(void)
  * work as two x4 calls (x8_min 0). */
 static const struct mlkem_keccak_kernels keccak_neon = {
     .name = "neon",
-    .f1600 = mlkem_keccak_f1600_portable,
+    .f1600 = mlkem_keccak_f1600_scalar,
     .x4_init = mlkem_keccak_x4_init_portable,
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,
@@ -297,6 +299,7 @@ static const struct mlkem_keccak_kernels keccak_neon = {
 static const struct mlkem_poly_kernels poly_neon = {
     .name = "neon",
     AARCH64_POLY_SLOTS,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_neon,
 };
 static const struct mlkem_arch_backend backend_neon = {
     .name = "neon",
@@ -331,6 +334,7 @@ static const struct mlkem_keccak_kernels keccak_neon_sha3 = {
 static const struct mlkem_poly_kernels poly_neon_sha3 = {
     .name = "neon-sha3",
     AARCH64_POLY_SLOTS,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_neon,
 };
 static const struct mlkem_arch_backend backend_neon_sha3 = {
     .name = "neon-sha3",
@@ -338,6 +342,103 @@ static const struct mlkem_arch_backend backend_neon_sha3 = {
     .poly = &poly_neon_sha3,
     .needs = MLKEM_AARCH64_NEON | MLKEM_AARCH64_SHA3,
 };
+
+/*
+ * neon-sha3x2 (keccak_sha3x2.c, sampling_neon.c): every state in NEON
+ * registers with the SHA3 instructions, two at a time (an x4 call is two x2
+ * permutations, an x8 four); the single state in SHA3 instructions too.
+ * x4_min 3: a pair of streams costs about what two single states do (x2
+ * 1,874 instructions, x1 1,898), and x4_min 2 measured the same (ML-KEM-768
+ * K+E+D 315,586 against 315,439 instructions). It runs wherever
+ * neon-sha3 runs (MLKEM_BACKEND forces it, every suite tests it), but is
+ * the default only on the cores below, which issue EOR3 / RAX1 / XAR / BCAX
+ * on every vector pipe, so the pure-vector permutation outruns the hybrid,
+ * which is bound by its scalar half there. Elsewhere (Neoverse N1/N2/V1/V2,
+ * Graviton 2-4, Ampere) the SHA3 instructions issue on one or two pipes
+ * and the hybrid of neon-sha3 stays the choice.
+ *
+ * MIDR_EL1 (implementer bits 31:24, part number bits 15:4), read with MRS
+ * when the kernel reports HWCAP_CPUID (it then emulates EL0 reads of the
+ * ID registers; Linux Documentation/arch/arm64/cpu-feature-registers.rst).
+ * On a big.LITTLE system the value is the MIDR of the core the thread ran
+ * on at load time; the choice is a matter of speed only, never of
+ * correctness.
+ *
+ *   implementer    part       core              why
+ *   0x61 Apple     any        M1 and later      mlkem-native v2.0.0
+ *       (fips202/native/aarch64/auto.h) picks its SHA3-only x1/x2 kernels
+ *       for every Apple core; [HYBRID] (ePrint 2022/1243) §5 measures the
+ *       SHA3-only 2-way permutation ahead of the hybrids on Apple M1
+ *   0x41 Arm       0xd82      Cortex-X4         mlkem-native v2.0.0 auto.h:
+ *                  0xd83      Neoverse V3AE     Arm cores "prior to
+ *                  0xd84      Neoverse V3       Cortex-X4" lack SHA3 on all
+ *                  0xd85      Cortex-X925       vector units; V3/V3AE are
+ *       the X4's server derivatives, X925 its successor (part numbers:
+ *       Linux arch/arm64/include/asm/cputype.h)
+ * Measured here only as instructions (docs/aarch64.md): 0.66x neon-sha3's
+ * K+E+D under qemu; cycles on these cores are still to confirm
+ * (docs/aarch64.md says what to run).
+ */
+static const struct mlkem_keccak_kernels keccak_neon_sha3x2 = {
+    .name = "neon-sha3x2",
+    .f1600 = mlkem_keccak_f1600_sha3,
+    .x4_init = mlkem_keccak_x4_init_portable,
+    .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_sha3x2,
+    .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_sha3x2,
+    .x4_permute = mlkem_keccak_x4_permute_sha3x2,
+    .x4_clear_lane = mlkem_keccak_x4_clear_lane_sha3x2,
+    .x8_init = mlkem_keccak_x8_init_portable,
+    .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_sha3x2,
+    .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_sha3x2,
+    .x8_permute = mlkem_keccak_x8_permute_sha3x2,
+    .x8_clear_lane = mlkem_keccak_x8_clear_lane_sha3x2,
+    .x4_min = 3,
+    .x8_min = 0,
+};
+static const struct mlkem_poly_kernels poly_neon_sha3x2 = {
+    .name = "neon-sha3x2",
+    AARCH64_POLY_SLOTS,
+    .sample_ntt_x4 = mlkem_sample_ntt_x4_sha3x2,
+};
+static const struct mlkem_arch_backend backend_neon_sha3x2 = {
+    .name = "neon-sha3x2",
+    .keccak = &keccak_neon_sha3x2,
+    .poly = &poly_neon_sha3x2,
+    .needs = MLKEM_AARCH64_NEON | MLKEM_AARCH64_SHA3,
+    .prefers = MLKEM_AARCH64_FAST_SHA3,
+};
+
+#ifndef HWCAP_CPUID
+#define HWCAP_CPUID (1UL << 11)
+#endif
+
+/* The cores of the table above. */
+static const struct {
+    unsigned implementer, part; /* part 0xfff: any */
+} fast_sha3_cores[] = {
+    {0x61, 0xfff}, /* Apple */
+    {0x41, 0xd82}, /* Cortex-X4 */
+    {0x41, 0xd83}, /* Neoverse V3AE */
+    {0x41, 0xd84}, /* Neoverse V3 */
+    {0x41, 0xd85}, /* Cortex-X925 */
+};
+
+static int midr_fast_sha3(void)
+{
+    uint64_t midr;
+
+    if (!(getauxval(AT_HWCAP) & HWCAP_CPUID))
+        return 0;
+    __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
+    const unsigned impl = (unsigned)(midr >> 24) & 0xff;
+    const unsigned part = (unsigned)(midr >> 4) & 0xfff;
+    for (size_t i = 0; i < sizeof(fast_sha3_cores) / sizeof(fast_sha3_cores[0]);
+         i++)
+        if (fast_sha3_cores[i].implementer == impl &&
+            (fast_sha3_cores[i].part == 0xfff || fast_sha3_cores[i].part == part))
+            return 1;
+    return 0;
+}
 #endif
 
 /* Best first; the last entry (portable) runs everywhere. */
@@ -350,6 +451,7 @@ static const struct mlkem_arch_backend *const backends[] = {
     &backend_avx2,
 #endif
 #if MLKEM_AARCH64
+    &backend_neon_sha3x2,
     &backend_neon_sha3,
     &backend_neon,
 #endif
@@ -411,6 +513,13 @@ static const struct mlkem_arch_backend *tuned(const struct mlkem_arch_backend *b
                                                                  : b;
 }
 
+/* 1 if b is chosen without being named: this CPU also has what b prefers
+ * (neon-sha3x2 only on the cores of its table). */
+static int by_default(const struct mlkem_arch_backend *b)
+{
+    return (mlkem_arch_cpu_features() & b->prefers) == b->prefers;
+}
+
 static const struct mlkem_arch_backend *by_name(const char *name)
 {
     for (size_t i = 0; i < NBACKENDS; i++)
@@ -428,7 +537,7 @@ const struct mlkem_arch_backend *mlkem_arch_detect(void)
     if (b != NULL)
         return b;
     for (size_t i = 0; i < NBACKENDS; i++)
-        if (mlkem_arch_runnable(backends[i]))
+        if (mlkem_arch_runnable(backends[i]) && by_default(backends[i]))
             return tuned(backends[i]);
     return &backend_portable;
 }

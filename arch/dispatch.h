@@ -43,6 +43,10 @@ struct mlkem_arch_backend {
      * same name and kernels, a vendor's grouping), or NULL. Not listed by
      * mlkem_arch_backends(). */
     const struct mlkem_arch_backend *variant;
+    /* Features without which it runs only when named (MLKEM_BACKEND,
+     * mlkem_arch_use): the load-time choice passes it over on a CPU that
+     * lacks any of them. 0 for most backends. */
+    unsigned prefers;
 };
 
 /* This CPU's features (and the OS's support for their register state),
