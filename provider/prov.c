@@ -69,6 +69,7 @@
 
 #include "provider/codecs_der.h"
 #include "provider/prov.h"
+#include "provider/rand.h"
 
 /* Provider parameter: the first bad configuration value ("" if none). */
 #define MLKEM_PROV_PARAM_CONFIG_ERROR "config-error"
@@ -435,6 +436,7 @@ static void mlkem_prov_teardown(void *vctx)
 
     if (ctx == NULL)
         return;
+    mlkem_prov_rand_teardown(ctx);
     OSSL_LIB_CTX_free(ctx->libctx);
     OPENSSL_free(ctx);
 }
@@ -1047,6 +1049,8 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
         goto err;
     }
 
+    if (!mlkem_prov_rand_init(ctx, in))
+        goto err;
     *out = ctx->err_lib != 0 ? mlkem_prov_dispatch
                              : mlkem_prov_dispatch_reasons;
     *provctx = ctx;
