@@ -563,6 +563,51 @@ static void case_missing_drbg(const char *moddir, int same_lib)
     evp_env_close(&e);
 }
 
+/* openssl.cnf's [random] section names the DRBG (here one that does not
+ * exist): as RAND_set_DRBG_type, it reaches our draws on 3.x. */
+static void case_config_random(const char *moddir, int same_lib)
+{
+    char path[] = "/tmp/mlkem_randsrc_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    evp_env e;
+    EVP_PKEY *k;
+    uint8_t b[32];
+    int loaded;
+
+    if (!TEST_CHECK(f != NULL, "[random]: temporary file"))
+        return;
+    fputs("openssl_conf = init\n[init]\nrandom = random_sect\n"
+          "[random_sect]\nrandom = NO-SUCH-DRBG\n", f);
+    fclose(f);
+    memset(&e, 0, sizeof(e));
+    loaded = (e.libctx = OSSL_LIB_CTX_new()) != NULL
+             && OSSL_LIB_CTX_load_config(e.libctx, path)
+             && OSSL_PROVIDER_set_default_search_path(e.libctx, moddir)
+             && (e.mlkem = OSSL_PROVIDER_load(e.libctx, "mlkem")) != NULL
+             && (e.deflt = OSSL_PROVIDER_load(e.libctx, "default")) != NULL;
+    unlink(path);
+    if (!TEST_CHECK(loaded, "[random]: set-up")) {
+        ERR_print_errors_fp(stderr);
+        evp_env_close(&e);
+        return;
+    }
+    TEST_CHECK(RAND_bytes_ex(e.libctx, b, sizeof(b), 0) != 1,
+               "control: RAND_bytes with [random] random = NO-SUCH-DRBG "
+               "succeeded");
+    ERR_clear_error();
+    k = evp_keygen(&e, "ML-KEM-768", NULL, 0);
+    if (same_lib)
+        expect_rand_reason(k != NULL, "ML-KEM-768 keygen, [random] names a "
+                           "missing DRBG");
+    else
+        TEST_CHECK(k != NULL, "4.0: ML-KEM-768 keygen, [random] names a "
+                   "missing DRBG, expected to succeed from the seed source");
+    ERR_clear_error();
+    EVP_PKEY_free(k);
+    evp_env_close(&e);
+}
+
 /* The encapsulation of k with m = stream bytes [from, from + 32) gives the
  * ciphertext ct (ctlen bytes). */
 static int ct_uses_stream(evp_env *e, EVP_PKEY *k, const uint8_t *ct,
@@ -892,6 +937,7 @@ void evp_suite_rand_source(const char *moddir, const char *version)
     int same_lib = strncmp(version, "3.", 2) == 0;
 
     case_missing_drbg(moddir, same_lib);
+    case_config_random(moddir, same_lib);
     case_test_seed(moddir, same_lib);
     case_test_drbg(moddir, same_lib);
     if (same_lib) {
