@@ -8,7 +8,9 @@
 
 #include <openssl/core.h>
 
-#include "provider/prov.h"
+/* prov.h's MLKEM_PROV_CTX; not included, so that tests built against
+ * another OpenSSL can take MLKEM_PROV_RAND_MAX_AGE_NS from here. */
+struct mlkem_prov_ctx;
 
 /* Cached bytes older than this are not handed out (rand.c, "the cache"). */
 #define MLKEM_PROV_RAND_MAX_AGE_NS 1000000000u /* 1 s */
@@ -18,11 +20,11 @@
  * OSSL_provider_init once ctx->handle and ctx->libctx are set, with the
  * core's dispatch table. Returns 1, or 0 (nothing allocated) when out of
  * memory. */
-int mlkem_prov_rand_init(MLKEM_PROV_CTX *ctx, const OSSL_DISPATCH *in);
+int mlkem_prov_rand_init(struct mlkem_prov_ctx *ctx, const OSSL_DISPATCH *in);
 
 /* Wipe the instance's unused bytes from every thread's cache and free what
  * mlkem_prov_rand_init made: called by the provider's teardown before it
  * frees ctx->libctx. */
-void mlkem_prov_rand_teardown(MLKEM_PROV_CTX *ctx);
+void mlkem_prov_rand_teardown(struct mlkem_prov_ctx *ctx);
 
 #endif /* MLKEM_PROVIDER_RAND_H */
