@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * child.c: the instance's own library context, a child of the core's, in
- * which the hybrids fetch X25519 / ECDH and rand.c draws from the DRBG
- * (seeded through the parent): mlkem_prov_child_ctx_new.
+ * which the hybrids fetch X25519 / ECDH (rand.c draws from the
+ * application's DRBG, not this context's): mlkem_prov_child_ctx_new.
  *
  * OSSL_LIB_CTX_new_child() mirrors every provider of the core's library
  * context, this instance included. A mirror of ourselves in our own child

@@ -193,9 +193,9 @@ static EVP_PKEY *ec_keygen(const MLKEM_HYBRID_KEY *k, EVP_PKEY *tmpl)
 }
 
 #ifdef MLKEM_X25519_NATIVE
-/* X25519 [RFC7748 §6.1]: a 32-byte private key from the provider's RBG (as
- * the default provider draws it, from the library context's private
- * DRBG), its public key from curve25519/x25519.c, both given to the
+/* X25519 [RFC7748 §6.1]: a 32-byte private key from the provider's RBG
+ * (rand.c: the application's DRBG, as the default provider draws it), its
+ * public key from curve25519/x25519.c, both given to the
  * default provider's key management; OpenSSL's ecx_key_fromdata (3.0 to
  * 4.0) takes a public key that comes with the private one as it is. 0 on
  * error (raised), 1 with *out and pub set. */

@@ -26,6 +26,7 @@
 #include <openssl/params.h>
 
 #include "provider/prov.h"
+#include "provider/rand.h"
 
 /* Provider parameter: the first bad configuration value ("" if none). */
 #define MLKEM_PROV_PARAM_CONFIG_ERROR "config-error"
@@ -167,6 +168,7 @@ static void mlkem_prov_teardown(void *vctx)
 
     if (ctx == NULL)
         return;
+    mlkem_prov_rand_teardown(ctx);
     OSSL_LIB_CTX_free(ctx->libctx);
     OPENSSL_free(ctx);
 }
@@ -362,14 +364,18 @@ MLKEM_EXPORT int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
         goto err;
 
     /* A child library context mirrors the providers loaded in ours (but
-     * this instance, child.c): the hybrids fetch X25519 / ECDH there, and
-     * RAND_priv_bytes_ex draws from its DRBG (seeded through the parent). */
+     * this instance, child.c): the hybrids fetch X25519 / ECDH there
+     * (mirrored providers run with the application's provider context, so
+     * their keys come from the application's DRBG); our own randomness is
+     * rand.c's (mlkem_prov_rand_init). */
     if ((ctx->libctx = mlkem_prov_child_ctx_new(ctx, in)) == NULL) {
         MLKEM_RAISE_DATA(ctx, MLKEM_R_BAD_PARAMETER,
                          "mlkem: cannot create a child library context");
         goto err;
     }
 
+    if (!mlkem_prov_rand_init(ctx, in))
+        goto err;
     *out = ctx->err_lib != 0 ? mlkem_prov_dispatch
                              : mlkem_prov_dispatch_reasons;
     *provctx = ctx;

@@ -12,7 +12,7 @@
  *   child.c         the instance's child library context
  *   params.c        OSSL_PARAM helpers with our reasons
  *   key.c           MLKEM_KEY: the key object shared by kmgmt, kem, codecs
- *   rand.c          randomness: the private DRBG through a per-thread cache
+ *   rand.c          randomness: the application's DRBG, per-thread cache
  *   kmgmt.c         ML-KEM key management (3 variants via one macro)
  *   kem.c           ML-KEM encapsulate / decapsulate
  *   encoders.c      SPKI / PKCS#8 / encrypted PKCS#8 DER+PEM, and text
@@ -71,6 +71,7 @@ typedef struct mlkem_prov_ctx {
     } child;
     uint64_t rand_id;         /* tags this instance's bytes in rand.c's
                                  per-thread cache; unique, never 0 */
+    struct mlkem_prov_rand *rand; /* rand.c: where d, z, m come from */
     unsigned long ossl_version; /* running OpenSSL, 0xMNN00PP0L-style:
                                    (major << 28) | (minor << 20) | (patch << 4) */
     char buildinfo[400];      /* the "buildinfo" provider parameter */
@@ -161,7 +162,7 @@ int mlkem_prov_key_from_pub(MLKEM_KEY *k, const uint8_t *ek, size_t len);
 int mlkem_prov_key_has(const MLKEM_KEY *k, int selection);
 /* Raise the reason for a kernel error code (mlkem_err). */
 void mlkem_prov_raise_kernel_err(const MLKEM_PROV_CTX *ctx, int err);
-/* Fill buf from the instance's library context's private DRBG (rand.c:
+/* Fill buf from the application's random generator (rand.c:
  * through a per-thread cache). The first argument is the MLKEM_PROV_CTX *
  * (NULL: the default library context, uncached); the signature matches
  * mlkem_rand_fn, so it can be handed to the kernel directly. Returns 1/0

@@ -107,5 +107,7 @@ void evp_suite_instances(const char *moddir); /* test_evp.c */
 void evp_suite_cycles(const char *moddir); /* test_evp_cycles.c */
 void evp_suite_secure(test_env *e);     /* test_evp_secure.c */
 void evp_suite_rand(test_env *e);       /* test_evp_rand.c */
+/* Where randomness comes from, its wipes and age; version "3.0"... */
+void evp_suite_rand_source(const char *moddir, const char *version);
 
 #endif /* MLKEM_TEST_EVP_UTIL_H */

@@ -10,7 +10,8 @@
 #
 #   provider_evp_40            test_evp_40 4.0: provider parameters, names,
 #                              aliases, OIDs (built in on 4.0), round trips,
-#                              bad input, threads, configuration
+#                              bad input, threads, randomness (what feeds
+#                              it on 4.0: test_evp_rand.c), configuration
 #   provider_evp_instances_40  several library contexts
 #   provider_evp_acvp_40       the ACVP vectors (vectors label)
 #   provider_codecs_40         DER/PEM byte-identical, and keys crossing to

@@ -559,7 +559,7 @@ int main(int argc, char **argv)
 
     if (argc < 4) {
         fprintf(stderr, "usage: %s <3.0|3.5> <module dir> <suite>...\n"
-                "suites: provider roundtrip bad threads rand acvp config "
+                "suites: provider roundtrip bad threads rand randsrc acvp config "
                 "instances cycles secure\n", argv[0]);
         return 2;
     }
@@ -589,6 +589,8 @@ int main(int argc, char **argv)
             evp_suite_threads(&e);
         else if (strcmp(argv[i], "rand") == 0)
             evp_suite_rand(&e);
+        else if (strcmp(argv[i], "randsrc") == 0)
+            evp_suite_rand_source(argv[2], argv[1]);
         else if (strcmp(argv[i], "acvp") == 0)
             evp_suite_acvp(&e);
         else if (strcmp(argv[i], "config") == 0)
