@@ -10,7 +10,7 @@
 #               python3 wget socat (the clients the README's table lists),
 #               gzip, valgrind, perl (OpenSSL 3.5 peer build), dpkg-dev
 #               (CPack's .deb), clang-14 libclang-rt-14-dev (libFuzzer, the
-#               fuzz preset)
+#               fuzz preset), frama-c-base (the proof preset, docs/proofs.md)
 #   --aarch64:  also the aarch64-qemu preset's cross build and emulator
 #               (docs/aarch64.md): gcc/g++-aarch64-linux-gnu, qemu-user, and
 #               from Debian's multiarch arm64 (added with dpkg
@@ -27,7 +27,8 @@ set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
       curl nginx apache2 haproxy stunnel4 gzip perl valgrind dpkg-dev
-      ca-certificates gnuplot-nox python3 wget socat clang-14 libclang-rt-14-dev)
+      ca-certificates gnuplot-nox python3 wget socat clang-14 libclang-rt-14-dev
+      frama-c-base)
 
 native=$(dpkg --print-architecture)
 if [[ "${1:-}" == "--aarch64" ]]; then
