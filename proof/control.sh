@@ -1,23 +1,40 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# control.sh NAME FILE OLD NEW EXPECT DRIVER: a negative control of the
-# proof. Copies the kernel (common/, keccak/, kem/) to ./NAME/, replaces
-# the text OLD by NEW in FILE there (it must occur exactly once), runs
-# proof/eva.sh on the copy with DRIVER, and passes only when that analysis
-# fails with an alarm whose report matches the regex EXPECT (the planted
-# error, at its place): an analysis that stopped reporting it would fail
-# this test.
+# control.sh NAME DRIVER: a negative control of the proof. Copies the
+# kernel (common/, keccak/, kem/) to ./NAME/, plants the error NAME names
+# (below: a text that must occur exactly once in a file, and its
+# replacement), runs proof/eva.sh on the copy with DRIVER, and passes only
+# when that analysis fails with an alarm matching the expected report (the
+# planted error, at its place): an analysis that stopped reporting it would
+# fail this test.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-name=$1 file=$2 old=$3 new=$4 expect=$5 driver=$6
+name=$1 driver=$2
+case $name in
+control_off_by_one) # a loop bound one too far: r[256] written
+    file=kem/poly.c
+    old='    for (unsigned i = 0; i < 256; i++)
+        r[i] = mlkem_barrett_reduce(r[i]);'
+    new='    for (unsigned i = 0; i <= 256; i++)
+        r[i] = mlkem_barrett_reduce(r[i]);'
+    expect='kem/poly\.c:[0-9]+: .*out of bounds (read|write)' ;;
+control_no_reduction) # NTT^-1 without its input reduction
+    file=kem/ntt_template.h
+    old='c[e] = mlkem_barrett_reduce(r[8 * g + e]);'
+    new='c[e] = r[8 * g + e];'
+    expect='kem/ntt_template\.h:[0-9]+: .*signed downcast' ;;
+*)
+    echo "control.sh: unknown control $name" >&2
+    exit 2 ;;
+esac
 work=$PWD/$name
 rm -rf "$work"
 mkdir -p "$work"
 cp -r "$repo/common" "$repo/keccak" "$repo/kem" "$work/"
 python3 - "$work/$file" "$old" "$new" <<'PY'
 import sys
-path, old, new = sys.argv[1], sys.argv[2].encode().decode('unicode_escape'), sys.argv[3].encode().decode('unicode_escape')
+path, old, new = sys.argv[1:4]
 text = open(path).read()
 if text.count(old) != 1:
     sys.exit(f"control.sh: {old!r} occurs {text.count(old)} times in {path}, not once")

@@ -45,7 +45,7 @@ frama-c -machdep x86_64 \
     -warn-signed-downcast -warn-invalid-pointer \
     -eva -eva-no-show-progress -eva-slevel "${EVA_SLEVEL:-64}" \
     -eva-builtins-auto -eva-auto-loop-unroll "${EVA_UNROLL:-300}" \
-    -eva-warn-key garbled-mix=error -eva-split-limit 300 \
+    -eva-warn-key garbled-mix=error -eva-split-limit 600 \
     "${spec[@]}" \
     ${EVA_EXTRA:-} \
     "${files[@]}" \
