@@ -2,10 +2,11 @@
 /*
  * sha3.c: the Eva driver of SHA3-256, SHA3-512 (one-shot and incremental)
  * and SHAKE128 / SHAKE256 (one-shot, and incremental absorb and squeeze),
- * on unknown bytes of every length 0 .. PROOF_MAXLEN (default 3 * 168 + 1:
- * more than two blocks at every rate, so every path of the sponge runs:
- * whole blocks, a partial block, an absorb ending on a block boundary, a
- * squeeze across blocks). The length is one nondeterministic value, split
+ * on unknown bytes of every length 0 .. PROOF_MAXLEN (default 168 + 1:
+ * every residue modulo each rate, 72, 136 and 168, and at least one whole
+ * block at each, so every path of the sponge runs: whole blocks, a partial
+ * block, an absorb ending on a block boundary, a squeeze across blocks;
+ * about 5 minutes of one core). The length is one nondeterministic value, split
  * so that each length is analysed exactly (Eva keeps no relation between a
  * length and the sponge's position otherwise): a proof by exhaustion over
  * the lengths. The output length equals the input length (after finalize
@@ -19,7 +20,7 @@
 #include "keccak/keccak.h"
 
 #ifndef PROOF_MAXLEN
-#define PROOF_MAXLEN (3 * 168 + 1)
+#define PROOF_MAXLEN (168 + 1)
 #endif
 
 static uint8_t in[PROOF_MAXLEN], out[PROOF_MAXLEN + 64]; /* + the digests */
