@@ -5,7 +5,8 @@
 # analysis completed with zero alarms and reached the driver's end.
 #   KERNEL_DIR  where the kernel sources are (default: the repository; the
 #               negative controls point it at a mutated copy)
-#   EVA_EXTRA   more Frama-C options (e.g. -eva-use-spec f)
+#   EVA_EXTRA   more Frama-C options
+#   PROOF_BARRETT_BODY=1  analyse Barrett's body, not its contract (drivers/reduce.c)
 #   PROOF_LOG   where the log goes (default: $NAME.log in the current dir)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
