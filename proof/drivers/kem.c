@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
+ * kem.c: the Eva driver of the three ML-KEM entry points (run by hand,
+ * not in the preset: docs/proofs.md, "Not proven"). PROOF_VARIANT selects
+ * the parameter set (0, 1, 2), PROOF_OP the operation: 0
+ * KeyGen_internal(d, z), 1 Encaps_internal(ek, m) with the §7.2 check, 2
+ * Decaps_internal(dk, c) with the §7.3 checks and implicit rejection.
+ * Every input byte is unknown (any value).
+ */
+/*
  * kem.c: the Eva driver of the three ML-KEM entry points (not in the
  * preset: docs/proofs.md, "Not proven"). PROOF_VARIANT selects the parameter set (0, 1, 2),
  * PROOF_OP the operation: 0 KeyGen_internal(d, z), 1 Encaps_internal(ek,
