@@ -19,8 +19,12 @@
 
 /* v * q^-1 mod 2^16 as a signed 16-bit constant expression: q^-1 mod 2^16 =
  * 62209 (= -3327); v + 2^16 keeps the product non-negative and below 2^32
- * for |v| <= 1664. */
-#define ZQ(v) ((int16_t)(uint16_t)((uint32_t)((v) + 65536) * 62209u))
+ * for |v| <= 1664; the low half is read as signed as in mlkem_lo16, with no
+ * out-of-range conversion. */
+#define ZQ(v)                                                                 \
+    ((int16_t)((int32_t)((((uint32_t)((v) + 65536) * 62209u) & 0xffffu) ^    \
+                         0x8000u) -                                           \
+               0x8000))
 
 #define AT(i, v) [(i)] = (v),
 #define AT_Q(i, v) [(i)] = ZQ(v),

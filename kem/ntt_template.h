@@ -77,6 +77,7 @@ static MLKEM_ALWAYS_INLINE void ntt_layer(int16_t r[256], const unsigned len,
         for (unsigned l = 0; l < len; l++) {
             int16_t t = mlkem_fqmul_pre(r[2 * len * s + len + l], z, zq);
             int16_t a = r[2 * len * s + l];
+            /*@ assert ntt_growth: \abs(a) + \abs(t) < 8 * 3329; */
             r[2 * len * s + len + l] = (int16_t)(a - t);
             r[2 * len * s + l] = (int16_t)(a + t);
         }
@@ -94,6 +95,7 @@ static MLKEM_ALWAYS_INLINE void ntt_inv_layer(int16_t r[256], const unsigned len
         const int16_t z = mlkem_zetas[i0 - s], zq = mlkem_zetas_qinv[i0 - s];
         for (unsigned l = 0; l < len; l++) {
             int16_t a = r[2 * len * s + l], b = r[2 * len * s + len + l];
+            /*@ assert ntt_inv_growth: \abs(a) + \abs(b) < 32768; */
             int16_t sum = (int16_t)(a + b);
             r[2 * len * s + l] = reduce ? mlkem_barrett_reduce(sum) : sum;
             r[2 * len * s + len + l] =
@@ -129,6 +131,7 @@ void MLKEM_NTT_FN(mlkem_ntt)(int16_t r[256])
                                         mlkem_zetas_lane8[8 * s + l],
                                         mlkem_zetas_lane8_qinv[8 * s + l]);
             int16_t a = r[16 * s + l];
+            /*@ assert ntt_growth: \abs(a) + \abs(t) < 8 * 3329; */
             r[16 * s + 8 + l] = (int16_t)(a - t);
             r[16 * s + l] = (int16_t)(a + t);
         }
@@ -150,6 +153,7 @@ void MLKEM_NTT_FN(mlkem_ntt)(int16_t r[256])
             const int16_t z2q = mlkem_zetas_qinv[64 + 2 * g + h];
             for (unsigned e = 4 * h; e < 4 * h + 2; e++) {
                 int16_t t = mlkem_fqmul_pre(c[e + 2], z2, z2q);
+                /*@ assert ntt_growth: \abs(c[e]) + \abs(t) < 8 * 3329; */
                 c[e + 2] = (int16_t)(c[e] - t);
                 c[e] = (int16_t)(c[e] + t);
             }
@@ -227,6 +231,7 @@ void MLKEM_NTT_FN(mlkem_ntt_inv)(int16_t r[256])
     /* len = 128 (index 1) and line 14, times 2^16. */
     for (unsigned l = 0; l < 128; l++) {
         int16_t a = r[l], b = r[128 + l];
+        /*@ assert ntt_inv_last: \abs(a) + \abs(b) < 18744; */
         r[l] = mlkem_fqmul_pre((int16_t)(a + b), NTT_INV_F, NTT_INV_F_QINV);
         r[128 + l] = mlkem_fqmul_pre((int16_t)(b - a), NTT_INV_ZF,
                                      NTT_INV_ZF_QINV);

@@ -19,24 +19,43 @@
  * pmulhw / pmullw, NEON sqdmulh-style) when they vectorize the loops of
  * kem/ntt.c and kem/poly.c, with no ISA-specific code here.
  *
- * All functions are branch-free and table-free (constant time). They rely on
- * gcc/clang's documented behaviour that converting an out-of-range integer to
- * a signed type wraps mod 2^n and that >> on a negative value shifts
- * arithmetically (rounds toward minus infinity).
+ * All functions are branch-free and table-free (constant time). No
+ * conversion here is out of range for its type: the low half of a product,
+ * a value mod 2^16, is read by mlkem_lo16 without one (docs/proofs.md;
+ * proof/ checks every function with Frama-C). They rely on gcc/clang's
+ * documented behaviour that >> on a negative value shifts arithmetically
+ * (rounds toward minus infinity).
  *
  * test/kem/test_reduce.c checks each function over its whole documented
- * input range.
+ * input range. The ACSL contracts (requires / ensures) are the bounds the
+ * rest of the kernel relies on: Frama-C's Eva checks every requires at
+ * every call and every ensures (docs/proofs.md; Barrett's by exhaustion,
+ * proof/drivers/reduce.c).
  */
 #ifndef MLKEM_KEM_REDUCE_H
 #define MLKEM_KEM_REDUCE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #define MLKEM_QINV (-3327)     /* q^-1 mod 2^16, as a signed 16-bit value */
 #define MLKEM_MONT (-1044)     /* 2^16 mod q, centred */
 #define MLKEM_MONT2 1353       /* 2^32 mod q: the tomont multiplier */
 #define MLKEM_MONT2_QINV 20553 /* 1353 * q^-1 mod 2^16 (signed) */
 #define MLKEM_BARRETT_V 20159  /* round(2^26 / q) */
+
+/* x mod 2^16 as a signed value, in [-2^15, 2^15): the low 16 bits read as
+ * two's complement. A plain (int16_t) cast of a larger value would be
+ * implementation-defined (C11 6.3.1.3); copying the bits of a uint16_t
+ * into an int16_t is not (exact-width types are two's complement, 7.20.1.1),
+ * and compiles to nothing (proof/codegen.sh compares the code). */
+static inline int16_t mlkem_lo16(uint32_t x)
+{
+    const uint16_t u = (uint16_t)x;
+    int16_t r;
+    memcpy(&r, &u, sizeof(r));
+    return r;
+}
 
 /* floor(a * b / 2^16): the high half of the 32-bit product. */
 static inline int16_t mlkem_mulhi16(int16_t a, int16_t b)
@@ -47,7 +66,7 @@ static inline int16_t mlkem_mulhi16(int16_t a, int16_t b)
 /* a * b mod 2^16, as a signed value: the low half of the product. */
 static inline int16_t mlkem_mullo16(int16_t a, int16_t b)
 {
-    return (int16_t)(uint16_t)((uint32_t)(uint16_t)a * (uint16_t)b);
+    return mlkem_lo16((uint32_t)(uint16_t)a * (uint16_t)b);
 }
 
 /*
@@ -60,9 +79,12 @@ static inline int16_t mlkem_mullo16(int16_t a, int16_t b)
  * their low 16 bits, (a - t*q) / 2^16 = floor(a / 2^16) - floor(t*q / 2^16)
  * exactly, which is how it is computed.
  */
+/*@ requires -3329 * 32768 < a < 3329 * 32768;
+    assigns \result \from a;
+    ensures -3329 <= \result <= 3329; // |r| < q is the argument above */
 static inline int16_t mlkem_montgomery_reduce(int32_t a)
 {
-    int16_t t = mlkem_mullo16((int16_t)a, (int16_t)MLKEM_QINV);
+    int16_t t = mlkem_mullo16(mlkem_lo16((uint32_t)a), (int16_t)MLKEM_QINV);
     return (int16_t)((int16_t)(a >> 16) - mlkem_mulhi16(t, 3329));
 }
 
@@ -74,6 +96,9 @@ static inline int16_t mlkem_montgomery_reduce(int32_t a)
  * a * b * q^-1 mod 2^16 = a * bq mod 2^16, and floor(a*b / 2^16) is the
  * high half of the product.
  */
+/*@ requires -3329 * 32768 < a * b < 3329 * 32768;
+    assigns \result \from a, b, bq;
+    ensures -3329 < \result < 3329; */
 static inline int16_t mlkem_fqmul_pre(int16_t a, int16_t b, int16_t bq)
 {
     int16_t t = mlkem_mullo16(a, bq);
@@ -98,16 +123,22 @@ static inline int16_t mlkem_fqmul(int16_t a, int16_t b)
  * < 2^-13.8, while a / q, q odd, is at least 1/(2q) > 2^-12.8 away from any
  * half-integer. So t = round(a / q) and r = a - t q is centred.
  */
+/*@ assigns \result \from a;
+    ensures -1664 <= \result <= 1664; */
 static inline int16_t mlkem_barrett_reduce(int16_t a)
 {
     int16_t t = (int16_t)((mlkem_mulhi16(a, MLKEM_BARRETT_V) + (1 << 9)) >> 10);
-    return (int16_t)(a - mlkem_mullo16(t, 3329));
+    return (int16_t)(a - t * 3329);
 }
 
 /* Conditional add of q: maps (-q, q) to [0, q) without a branch. The sign
  * bit of a (arithmetic shift gives 0 or -1) selects q. */
+/*@ requires -3329 < a < 3329;
+    assigns \result \from a;
+    ensures 0 <= \result < 3329; */
 static inline int16_t mlkem_caddq(int16_t a)
 {
+    /*@ split a < 0; */
     return (int16_t)(a + ((a >> 15) & 3329));
 }
 

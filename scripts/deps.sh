@@ -10,7 +10,8 @@
 #               python3 wget socat (the clients the README's table lists),
 #               gzip, valgrind, perl (OpenSSL 3.5 peer build), dpkg-dev
 #               (CPack's .deb), clang-14 libclang-rt-14-dev (libFuzzer, the
-#               fuzz preset), groff-base (the man pages, test/ops/test_man.sh)
+#               fuzz preset), groff-base (the man pages, test/ops/test_man.sh),
+#               frama-c-base (the proof preset, docs/proofs.md)
 #   icount:     qemu-user (bench_icount: the x86-64 instruction-count gate
 #               runs the default build under qemu-x86_64)
 #   --aarch64:  also the aarch64-qemu preset's cross build and emulator
@@ -30,7 +31,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libssl-dev openssl g++ libbenchmark-dev
       curl nginx apache2 haproxy stunnel4 gzip perl valgrind dpkg-dev
       ca-certificates gnuplot-nox python3 wget socat clang-14 libclang-rt-14-dev
-      groff-base qemu-user)
+      groff-base qemu-user frama-c-base)
 
 native=$(dpkg --print-architecture)
 if [[ "${1:-}" == "--aarch64" ]]; then

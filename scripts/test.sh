@@ -6,8 +6,9 @@
 # suite), `asan` (AddressSanitizer + UndefinedBehaviorSanitizer), the
 # hardening presets (test/hardening/README.md): `tsan` (ThreadSanitizer),
 # `ct` (valgrind constant-time checks, dudect, static check) and `fuzz`
-# (each libFuzzer target for a bounded time), and `aarch64-qemu` (the
-# AArch64 cross build under qemu-user).
+# (each libFuzzer target for a bounded time), `proof` (Frama-C analyses of
+# the portable kernel, docs/proofs.md), and `aarch64-qemu` (the AArch64
+# cross build under qemu-user).
 #
 # This script provides every peer the tests can ask for (OpenSSL 3.5, nginx,
 # apache2, haproxy, stunnel, curl, valgrind) and the repository carries the
@@ -28,7 +29,7 @@ export MLKEM_OPENSSL40_PREFIX="$prefix40"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 times=() # wall time of each preset (configure, build, tests)
-for preset in default asan tsan ct fuzz; do
+for preset in default asan tsan ct fuzz proof; do
     if [[ $preset == tsan ]]; then
         echo "test.sh: tsan leaves out (CMakePresets.json, test/hardening/README.md):" \
              "the shell tests that load mlkem.so into uninstrumented programs" \
