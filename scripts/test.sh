@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/deps.sh
+scripts/deps.sh --test
 prefix=$(scripts/openssl35.sh | tail -n 1)
 echo "test.sh: OpenSSL 3.5 peer at $prefix"
 export MLKEM_OPENSSL35_PREFIX="$prefix"
@@ -45,7 +45,7 @@ done
 # The AArch64 backends, cross-built and tested under qemu-user
 # (docs/aarch64.md); its preset excludes, by name, the tests that need
 # host-only programs.
-scripts/deps.sh --aarch64
+scripts/deps.sh --test --aarch64
 python3 - <<'PY' | tee -a "$log"
 import json
 for t in json.load(open("CMakePresets.json"))["testPresets"]:
