@@ -14,8 +14,10 @@
 #               set and g++ libbenchmark-dev (bench/), openssl curl nginx
 #               apache2 haproxy stunnel4 (real TLS peers), python3 wget
 #               socat (the clients the README's table lists), gzip,
-#               valgrind, perl (the OpenSSL peer builds), dpkg-dev
-#               (the .deb), gnuplot-nox (scripts/chart.sh), ca-certificates,
+#               valgrind, perl (the OpenSSL peer builds), dpkg-dev lintian
+#               (the .deb), rpm rpmlint (the .rpm), git (the fresh-clone
+#               and reproducibility checks), gnuplot-nox librsvg2-bin
+#               (scripts/chart.sh, its rendering), ca-certificates,
 #               clang-14 libclang-rt-14-dev (libFuzzer, the fuzz preset)
 #   --demo      scripts/demo.sh: the build set and openssl (the command
 #               line), perl (the OpenSSL 3.5 peer build)
@@ -39,8 +41,9 @@ set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config libssl-dev)
 test_pkgs=(g++ libbenchmark-dev openssl curl nginx apache2 haproxy stunnel4
-           python3 wget socat gzip perl valgrind dpkg-dev gnuplot-nox
-           ca-certificates clang-14 libclang-rt-14-dev)
+           python3 wget socat gzip perl valgrind dpkg-dev lintian rpm rpmlint
+           git gnuplot-nox librsvg2-bin ca-certificates clang-14
+           libclang-rt-14-dev)
 demo_pkgs=(openssl perl)
 aarch64_pkgs=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user
               libssl-dev:arm64 libbenchmark-dev:arm64)
