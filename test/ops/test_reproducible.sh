@@ -39,7 +39,8 @@ deb_rel=$(grep -m1 -o 'apt-get install \./build/package/[^ ]*\.deb' "$src/README
     { echo "FAIL: README.md names no ./build/package/*.deb to install" >&2; exit 1; }
 echo "README: $readme_line"
 echo "README: apt-get install ./$deb_rel"
-epoch=$(git -C "$src" log -1 --format=%ct)
+rev=$(git -C "$src" rev-parse HEAD)
+epoch=$(git -C "$src" log -1 --format=%ct "$rev")
 
 # Two directories whose names differ in length, so a path left anywhere
 # shifts bytes.
@@ -48,7 +49,8 @@ i=0
 for d in "${dirs[@]}"; do
     i=$((i + 1))
     mkdir -p "$(dirname "$d")"
-    if ! git clone -q "$src" "$d" >"$tmp/clone$i.log" 2>&1; then
+    # Both at the commit HEAD was when the test started.
+    if ! { git clone -q --no-checkout "$src" "$d" && git -C "$d" checkout -q "$rev"; } >"$tmp/clone$i.log" 2>&1; then
         cat "$tmp/clone$i.log"; echo "FAIL: git clone $src" >&2; exit 1
     fi
     start=$SECONDS
