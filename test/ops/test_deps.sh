@@ -20,6 +20,8 @@
 #      add to it, --aarch64 adds the cross set; with nothing installed,
 #      --build asks apt-get for the build set alone; an unknown option
 #      is refused (status 2)
+#   8. README.md's table of the sets names exactly the packages deps.sh
+#      installs for each
 # Usage: test_deps.sh [SOURCE_DIR]
 set -u
 src=${1:-${MLKEM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
@@ -169,6 +171,20 @@ PATH=$bin:$PATH bash "$deps" --bogus >"$tmp/bogus.out" 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -q "unknown option '--bogus'" "$tmp/bogus.out" &&
     ok "an unknown option: status 2, named" || fail "--bogus: status $rc, $(cat "$tmp/bogus.out")"
+
+# 8. README.md lists each set as deps.sh has it.
+readme=$src/README.md
+row() { grep -m1 "^| $1" "$readme" | sed 's/`[^`]*\.md`//g; s/scripts\/[a-z.]*//g' | grep -o '`[^`]*`' | tr -d '`' |
+        tr ' ' '\n' | grep -v '^--' | grep . | sort -u | tr '\n' ' '; }
+want_b=$(list --build | tr ' ' '\n' | sort -u | tr '\n' ' ')
+got_b=$(row 'build, and the packages')
+[ "$got_b" = "$want_b" ] && ok "README's build row: $got_b" || fail "README's build row '$got_b', deps.sh --build '$want_b'"
+for set in test demo; do
+    want=$(list --$set | tr ' ' '\n' | sort -u | tr '\n' ' ')
+    got=$(printf '%s%s' "$got_b" "$(row "$set ")" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ')
+    [ "$got" = "$want" ] && ok "README's $set row (with the build set): the packages of deps.sh --$set" ||
+        fail "README's $set row: '$got', deps.sh --$set: '$want'"
+done
 
 if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
 echo PASS
