@@ -20,7 +20,7 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 show() { printf '$ %s\n' "$*"; "$@"; }
 
 step "Installing what is missing, building the OpenSSL 3.5 peer and mlkem.so"
-scripts/deps.sh
+scripts/deps.sh --demo
 o35=$(scripts/openssl35.sh | tail -n 1)
 cmake --preset default >/dev/null
 cmake --build --preset default --target mlkem mlkem_evp mlkem-check mlkem-speed >/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # test.sh: the whole test suite, as CI runs it. Installs what is missing,
-# builds (or reuses) the cached OpenSSL 3.5 peer, then runs the CMake
+# builds (or reuses) the cached OpenSSL 3.5, 4.0 and 3.6 peers, then runs the CMake
 # workflow presets: `default` (Release, warnings as errors, every CTest
 # suite), `asan` (AddressSanitizer + UndefinedBehaviorSanitizer), the
 # hardening presets (test/hardening/README.md): `tsan` (ThreadSanitizer),
@@ -10,13 +10,13 @@
 # the portable kernel, docs/proofs.md), and `aarch64-qemu` (the AArch64
 # cross build under qemu-user).
 #
-# This script provides every peer the tests can ask for (OpenSSL 3.5, nginx,
+# This script provides every peer the tests can ask for (OpenSSL 3.5, 3.6, 4.0, nginx,
 # apache2, haproxy, stunnel, curl, valgrind) and the repository carries the
 # test vectors, so no test has a reason to skip: any skip fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/deps.sh
+scripts/deps.sh --test
 prefix=$(scripts/openssl35.sh | tail -n 1)
 echo "test.sh: OpenSSL 3.5 peer at $prefix"
 export MLKEM_OPENSSL35_PREFIX="$prefix"
@@ -25,6 +25,11 @@ export MLKEM_OPENSSL35_PREFIX="$prefix"
 prefix40=$(scripts/openssl-peer.sh 4.0 | tail -n 1)
 echo "test.sh: OpenSSL 4.0 peer at $prefix40"
 export MLKEM_OPENSSL40_PREFIX="$prefix40"
+# And OpenSSL 3.6 (Debian sid; libcrypto.so.3, the *_36 / *36 tests run the
+# 3.0-built programs on it); CMake finds it with --print-prefix.
+prefix36=$(scripts/openssl-peer.sh 3.6 | tail -n 1)
+echo "test.sh: OpenSSL 3.6 peer at $prefix36"
+export MLKEM_OPENSSL36_PREFIX="$prefix36"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -46,7 +51,7 @@ done
 # The AArch64 backends, cross-built and tested under qemu-user
 # (docs/aarch64.md); its preset excludes, by name, the tests that need
 # host-only programs.
-scripts/deps.sh --aarch64
+scripts/deps.sh --test --aarch64
 python3 - <<'PY' | tee -a "$log"
 import json
 for t in json.load(open("CMakePresets.json"))["testPresets"]:

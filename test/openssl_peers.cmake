@@ -21,6 +21,13 @@
 #       the peer's, and every library target of ours that links OpenSSL
 #       (mlkem_test_util, mlkem_tls_common) cloned the same way. Targets
 #       that do not link OpenSSL (mlkem_kernel) are shared.
+#   mlkem_peer_prefix(<release> <out>)
+#       <out>: the prefix of the cached peer <release> ("3.6"), from the
+#       cache variable MLKEM_OPENSSL<tag>_PREFIX when set, else from
+#       `scripts/openssl-peer.sh <release> --print-prefix` (which honours
+#       the environment's MLKEM_OPENSSL<tag>_PREFIX and never builds); empty
+#       when there is no valid peer. Asked again at every configure, so a
+#       peer built after the first configure is found.
 #   mlkem_peer_missing_test(<name> <tag> <prefix> LABELS ...)
 #       a test that prints why it cannot run and exits 77 (a visible skip,
 #       which scripts/test.sh counts as a failure).
@@ -162,6 +169,24 @@ function(mlkem_peer_clone target tag)
   get_target_property(deps ${target} MANUALLY_ADDED_DEPENDENCIES)
   if(deps)
     add_dependencies(${new} ${deps})
+  endif()
+endfunction()
+
+function(mlkem_peer_prefix release out)
+  string(REPLACE "." "" tag "${release}")
+  set(MLKEM_OPENSSL${tag}_PREFIX "" CACHE PATH
+      "OpenSSL ${release} peer prefix (empty: scripts/openssl-peer.sh ${release} --print-prefix)")
+  if(MLKEM_OPENSSL${tag}_PREFIX)
+    set(${out} "${MLKEM_OPENSSL${tag}_PREFIX}" PARENT_SCOPE)
+    return()
+  endif()
+  execute_process(COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/openssl-peer.sh ${release} --print-prefix
+                  OUTPUT_VARIABLE _p RESULT_VARIABLE _rc ERROR_QUIET
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(_rc EQUAL 0)
+    set(${out} "${_p}" PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
   endif()
 endfunction()
 

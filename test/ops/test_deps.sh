@@ -15,6 +15,13 @@
 #      apt-get runs ("exit 101"), removed afterwards, status 0
 #   6. apt-get fails                            -> deps.sh fails, the
 #      policy-rc.d it made is removed
+#   7. the sets: --build is exactly build-essential cmake pkg-config
+#      libssl-dev (a package build needs no test peer); --test and --demo
+#      add to it, --aarch64 adds the cross set; with nothing installed,
+#      --build asks apt-get for the build set alone; an unknown option
+#      is refused (status 2)
+#   8. README.md's table of the sets names exactly the packages deps.sh
+#      installs for each
 # Usage: test_deps.sh [SOURCE_DIR]
 set -u
 src=${1:-${MLKEM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
@@ -72,8 +79,8 @@ SH
 printf '#!/bin/sh\nexec "$@"\n' >"$bin/sudo"
 chmod 755 "$bin"/*
 
-all_pkgs() { # the package list deps.sh checks, one per line
-    sed -n '/^pkgs=(/,/)/p' "$deps" | tr -d '()' | sed 's/^pkgs=//' | tr ' ' '\n' | grep .
+all_pkgs() { # the package list deps.sh checks with no set named, one per line
+    PATH=$bin:$PATH bash "$deps" --list
 }
 # run_deps NAME: run deps.sh with the fake tools; status in $rc, log in $log.
 run_deps() {
@@ -135,5 +142,47 @@ if [ "$rc" != 0 ]; then ok "apt-get failing fails deps.sh (status $rc)"
 else fail "apt-get failed but deps.sh returned 0"; fi
 if [ ! -e "$tmp/policy-rc.d" ]; then ok "policy-rc.d removed after the failure too"
 else fail "policy-rc.d left behind after apt-get failed"; fi
+
+# 7. the sets
+list() { PATH=$bin:$PATH bash "$deps" "$@" --list | tr '\n' ' ' | sed 's/ $//'; }
+b=$(list --build)
+[ "$b" = "build-essential cmake pkg-config libssl-dev" ] &&
+    ok "--build: $b" || fail "--build lists '$b'"
+t=$(list --test) d=$(list --demo) a=$(list --build --aarch64)
+case "$t" in "$b "*nginx*lintian*rpm*librsvg2-bin*) ok "--test: the build set, then the peers and tools" ;;
+    *) fail "--test lists '$t'" ;; esac
+[ "$d" = "$b openssl perl" ] && ok "--demo: the build set, openssl, perl" || fail "--demo lists '$d'"
+[ "$a" = "$b gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user libssl-dev:arm64 libbenchmark-dev:arm64" ] &&
+    ok "--build --aarch64: the build set and the cross set" || fail "--build --aarch64 lists '$a'"
+[ "$(all_pkgs | sort)" = "$(list --build --test --demo | tr ' ' '\n' | sort)" ] &&
+    ok "no set named: build, test and demo" || fail "no set named lists $(all_pkgs | tr '\n' ' ')"
+[ "$(all_pkgs | sort | uniq -d)" = "" ] && ok "each package listed once" ||
+    fail "listed twice: $(all_pkgs | sort | uniq -d)"
+: >"$tmp/db"
+log=$tmp/build.log; : >"$log"
+FAKE_DB=$tmp/db FAKE_LOG=$log MLKEM_POLICY_RC_D=$tmp/policy-rc.d PATH=$bin:$PATH \
+    bash "$deps" --build >"$tmp/build.out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -qx 'apt-get install -y -qq --no-install-recommends build-essential cmake pkg-config libssl-dev' "$log"; then
+    ok "nothing installed, --build: apt-get installs the build set alone"
+else fail "--build on an empty system: status $rc, log: $(cat "$log" "$tmp/build.out")"; fi
+PATH=$bin:$PATH bash "$deps" --bogus >"$tmp/bogus.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q "unknown option '--bogus'" "$tmp/bogus.out" &&
+    ok "an unknown option: status 2, named" || fail "--bogus: status $rc, $(cat "$tmp/bogus.out")"
+
+# 8. README.md lists each set as deps.sh has it.
+readme=$src/README.md
+row() { grep -m1 "^| $1" "$readme" | sed 's/`[^`]*\.md`//g; s/scripts\/[a-z.]*//g' | grep -o '`[^`]*`' | tr -d '`' |
+        tr ' ' '\n' | grep -v '^--' | grep . | sort -u | tr '\n' ' '; }
+want_b=$(list --build | tr ' ' '\n' | sort -u | tr '\n' ' ')
+got_b=$(row 'build, and the packages')
+[ "$got_b" = "$want_b" ] && ok "README's build row: $got_b" || fail "README's build row '$got_b', deps.sh --build '$want_b'"
+for set in test demo; do
+    want=$(list --$set | tr ' ' '\n' | sort -u | tr '\n' ' ')
+    got=$(printf '%s%s' "$got_b" "$(row "$set ")" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ')
+    [ "$got" = "$want" ] && ok "README's $set row (with the build set): the packages of deps.sh --$set" ||
+        fail "README's $set row: '$got', deps.sh --$set: '$want'"
+done
 
 test_finish

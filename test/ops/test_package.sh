@@ -16,7 +16,16 @@
 #    machine), `dpkg -L` lists those files, `dpkg -r mlkem` removes every
 #    one of them;
 #  - unpacked (LOADABLE=1, i.e. not a sanitizer build): the package's own
-#    openssl-pq.cnf loads the package's module, and its mlkem-speed runs.
+#    openssl-pq.cnf loads the package's module, and its mlkem-speed runs;
+#  - its binaries are stripped; its changelog.gz is a Debian changelog of
+#    the package's version, compressed without a time stamp; every relative
+#    link of the packaged README.md and docs/*.md leads to a packaged file;
+#  - lintian: no error, and every warning is one docs/packaging.md lists
+#    with its reason;
+#  - prerm: removing the package while the (empty root's) openssl.cnf
+#    includes openssl-pq.cnf and an nginx file names the group prints both,
+#    with the sed command, and that command removes exactly the .include
+#    line; the administrator's files stay.
 # `cmake --install` into DESTDIR, then scripts/uninstall.cmake on its
 # manifest: every file removed, our empty directories too; the build tree
 # has an `uninstall` target.
@@ -86,7 +95,10 @@ bad=$(awk '
 r=$tmp/root
 mkdir -p "$r/var/lib/dpkg/info" "$r/var/lib/dpkg/updates"
 touch "$r/var/lib/dpkg/status" "$r/var/lib/dpkg/available"
-dpkgr() { dpkg --root="$r" --force-not-root --force-depends --log=/dev/null "$@"; }
+# Maintainer scripts run on this machine's /bin/sh with DPKG_ROOT=$r
+# (the empty root has no shell to chroot into).
+dpkgr() { dpkg --root="$r" --force-not-root --force-depends --force-script-chrootless \
+               --log=/dev/null "$@"; }
 if dpkgr -i "$deb" >"$tmp/dpkg-i.log" 2>&1 && [ -f "$r$moddir/mlkem.so" ] && [ -x "$r/usr/bin/mlkem-check" ]; then
     ok "dpkg -i (into an empty --root) installs the module and the programs"
 else
@@ -94,12 +106,37 @@ else
 fi
 listed=$(dpkgr -L mlkem 2>/dev/null | grep -c "^$doc/examples/\|^/usr/bin/mlkem-\|/mlkem.so$")
 [ "$listed" -eq 10 ] && ok "dpkg -L mlkem lists the 10 files of interest" || fail "dpkg -L mlkem: $listed of 10"
+# The administrator's configuration, as docs/tls.md's "Enable it" leaves it.
+mkdir -p "$r/etc/ssl" "$r/etc/nginx/conf.d"
+printf 'openssl_conf = openssl_init\n[openssl_init]\n' >"$r/etc/ssl/openssl.cnf.orig"
+cp "$r/etc/ssl/openssl.cnf.orig" "$r/etc/ssl/openssl.cnf"
+echo '.include /etc/ssl/openssl-pq.cnf' >>"$r/etc/ssl/openssl.cnf"
+cp "$src/examples/tls/openssl-pq.cnf" "$r/etc/ssl/openssl-pq.cnf"
+cp "$src/examples/tls/nginx.conf" "$r/etc/nginx/conf.d/pq-tls.conf"
 if dpkgr -r mlkem >"$tmp/dpkg-r.log" 2>&1 &&
-    [ -z "$(find "$r" -path "$r/var" -prune -o -type f -print)" ]; then
-    ok "dpkg -r mlkem leaves no file behind"
+    [ -z "$(find "$r" -path "$r/var" -prune -o -path "$r/etc" -prune -o -type f -print)" ]; then
+    ok "dpkg -r mlkem leaves no file of its own behind"
 else
     fail "dpkg -r: $(cat "$tmp/dpkg-r.log"); left: $(find "$r" -path "$r/var" -prune -o -type f -print)"
 fi
+if grep -q '^mlkem: warning: mlkem.so is being removed while the system still uses it' "$tmp/dpkg-r.log" &&
+    grep -q '^mlkem:   /etc/ssl/openssl-pq.cnf loads the module' "$tmp/dpkg-r.log" &&
+    grep -q '^mlkem:   /etc/nginx/conf.d/pq-tls.conf names an ML-KEM group' "$tmp/dpkg-r.log"; then
+    ok "prerm names openssl-pq.cnf and the nginx file that still use the module"
+else
+    fail "prerm messages: $(cat "$tmp/dpkg-r.log")"
+fi
+cmd=$(sed -n 's/^mlkem:       \(sed -i .*\)$/\1/p' "$tmp/dpkg-r.log")
+if [ -n "$cmd" ] && (cd "$r" && eval "${cmd% /etc/ssl/openssl.cnf} $r/etc/ssl/openssl.cnf") &&
+    cmp -s "$r/etc/ssl/openssl.cnf" "$r/etc/ssl/openssl.cnf.orig"; then
+    ok "its sed command removes the .include line and nothing else: $cmd"
+else
+    fail "prerm's sed command '${cmd:-none}': $(diff "$r/etc/ssl/openssl.cnf.orig" "$r/etc/ssl/openssl.cnf")"
+fi
+grep -qF "${cmd:-no command}" "$src/docs/tls.md" && ok "docs/tls.md gives the same command" ||
+    fail "docs/tls.md, \"Uninstalling\", does not show prerm's command"
+[ -f "$r/etc/ssl/openssl-pq.cnf" ] && [ -f "$r/etc/nginx/conf.d/pq-tls.conf" ] &&
+    ok "the administrator's files stay" || fail "prerm or dpkg -r removed the administrator's files"
 
 if [ "$loadable" = 1 ]; then
     out=$(OPENSSL_CONF="$tmp/x$doc/examples/openssl-pq.cnf" OPENSSL_MODULES="$tmp/x$moddir" \
@@ -112,6 +149,46 @@ if [ "$loadable" = 1 ]; then
     else
         fail "packaged mlkem-speed: $out"
     fi
+fi
+
+# stripped binaries
+unstripped=""
+for f in "$tmp/x/usr/bin/mlkem-check" "$tmp/x/usr/bin/mlkem-speed" "$tmp/x$moddir/mlkem.so"; do
+    sections=$(readelf -S "$f" 2>/dev/null) && ! grep -qE '\.symtab|\.debug_' <<<"$sections" ||
+        unstripped="$unstripped ${f#"$tmp/x"}"
+done
+[ -z "$unstripped" ] && ok "the binaries are stripped (no .symtab, no .debug_*)" ||
+    fail "not stripped (or unreadable):$unstripped"
+# changelog
+cl=$tmp/x$doc/changelog.gz
+if [ -f "$cl" ] && gzip -t "$cl" && [ "$(od -An -tu4 -j4 -N4 "$cl" | tr -d ' ')" = 0 ] &&
+    v=$(zcat "$cl" | dpkg-parsechangelog -l- -SVersion 2>/dev/null) &&
+    [ "$v" = "$(dpkg-deb -f "$deb" Version)" ]; then
+    ok "changelog.gz: a Debian changelog of version $v, gzip without a time stamp"
+else
+    fail "changelog.gz: missing, not gzip -n, or its version (${v:-?}) is not the package's"
+fi
+# every relative link of the packaged documents
+bad=$(cd "$tmp/x$doc" && for md in README.md SECURITY.md docs/*.md; do
+    grep -o '\]([^)]*)' "$md" | sed 's/^](//; s/)$//; s/#.*//' | grep -v '^[a-z]*:' | grep . |
+    while read -r l; do [ -e "$(dirname "$md")/$l" ] || echo "$md -> $l"; done
+done)
+[ -z "$bad" ] && ok "every relative link in the packaged README.md and docs/ leads to a packaged file" ||
+    fail "broken links in /usr/share/doc/mlkem: $bad"
+# lintian: no error; every warning listed in docs/packaging.md
+if command -v lintian >/dev/null; then
+    lintian --no-tag-display-limit "$deb" >"$tmp/lintian" 2>&1
+    errors=$(grep '^E: ' "$tmp/lintian")
+    [ -z "$errors" ] && ok "lintian: no error" || fail "lintian errors: $errors"
+    table=$(sed -n '/^`lintian` on the `.deb`/,/^`rpmlint` on/p' "$src/docs/packaging.md")
+    unlisted=""
+    for t in $(sed -n 's/^W: [^ ]*: \([^ ]*\).*/\1/p' "$tmp/lintian" | sort -u); do
+        grep -q "\`$t[\` ]" <<<"$table" || unlisted="$unlisted $t"
+    done
+    [ -z "$unlisted" ] && ok "lintian warnings, each listed in docs/packaging.md: $(sed -n 's/^W: [^ ]*: \([^ ]*\).*/\1/p' "$tmp/lintian" | sort -u | tr '\n' ' ')" ||
+        fail "lintian warnings docs/packaging.md does not list:$unlisted"
+else
+    fail "lintian not found (scripts/deps.sh --test)"
 fi
 
 # ---- cmake --install and uninstall --------------------------------------------

@@ -13,7 +13,12 @@
 #    X25519MLKEM768: nginx 1.22 prints it as its codepoint "0x11ec", newer
 #    nginx by name;
 #  - a plain curl --curves x25519 is logged as X25519 (the log tells the two
-#    apart), and curl.sh without the provider fails instead of falling back.
+#    apart), and curl.sh without the provider fails instead of falling back;
+#  - the http{} around the example carries Debian's own ssl_protocols line
+#    (/etc/nginx/nginx.conf's), as conf.d/ would: nginx -t prints no
+#    warning (the example once repeated that line: 'duplicate value');
+#  - nginx -t without OPENSSL_CONF (the hand-run check the recipe warns
+#    about) fails and names the group it cannot set.
 # Needs: nginx (Debian package "nginx"; "nginx-light" in bookworm is a
 # metapackage depending on it) and curl; skips (77) when absent.
 source "$(dirname "$0")/lib.sh"
@@ -50,6 +55,7 @@ error_log $P/logs/error.log info;
 pid $P/logs/nginx.pid;
 events { worker_connections 64; }
 http {
+    ssl_protocols TLSv1 TLSv1.1 TLSv1.2 TLSv1.3; # Dropping SSLv3, ref: POODLE
     include $EXAMPLES/nginx.conf;
     access_log $P/logs/access.log pq;
     client_body_temp_path $P/tmp/body;
@@ -60,6 +66,7 @@ http {
     server {
         listen 127.0.0.1:$PORT ssl;
         server_name localhost;
+        ssl_protocols TLSv1.2 TLSv1.3;
         ssl_certificate $P/cert.pem;
         ssl_certificate_key $P/key.pem;
         location / { return 200 "post-quantum hello\n"; }
@@ -77,6 +84,18 @@ if out=$(timeout 20 "$NGINX" -t -p "$P" -c "$P/nginx.conf" 2>&1); then
 else
     echo "FAIL: nginx -t: $out" >&2
     exit 1
+fi
+if grep -q '\[warn\]' <<<"$out"; then
+    fail "nginx -t warns with Debian's ssl_protocols line in http{}: $(grep '\[warn\]' <<<"$out")"
+else
+    ok "nginx -t prints no warning next to Debian's http{} ssl_protocols line"
+fi
+if out=$(env -u OPENSSL_CONF timeout 20 "$NGINX" -t -p "$P" -c "$P/nginx.conf" 2>&1); then
+    fail "nginx -t without OPENSSL_CONF passed: $out"
+elif grep -q 'X25519MLKEM768' <<<"$out"; then
+    ok "nginx -t without OPENSSL_CONF fails: $(grep -m1 -o 'SSL_CTX_set1_curves_list.*' <<<"$out" | cut -c1-160)"
+else
+    fail "nginx -t without OPENSSL_CONF: $out"
 fi
 
 NGINX_PID=
