@@ -52,8 +52,8 @@ dpkg-deb -c "$deb" | awk '{ print $1, $NF }' | sed 's| \./| /|' >"$tmp/contents"
 has() { grep -q " ${1}\$" "$tmp/contents"; }
 missing=""
 for f in "$moddir/mlkem.so" /usr/bin/mlkem-check /usr/bin/mlkem-speed /usr/bin/mlkem-pkeyutl \
-         /usr/share/man/man1/mlkem-check.1 /usr/share/man/man1/mlkem-speed.1 \
-         /usr/share/man/man1/mlkem-pkeyutl.1 /usr/share/man/man7/mlkem.7 \
+         /usr/share/man/man1/mlkem-check.1.gz /usr/share/man/man1/mlkem-speed.1.gz \
+         /usr/share/man/man1/mlkem-pkeyutl.1.gz /usr/share/man/man7/mlkem.7.gz \
          "$doc/copyright" "$doc/README.md" "$doc/mlkem.cnf.example"; do
     has "$f" || missing="$missing $f"
 done
