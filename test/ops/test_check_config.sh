@@ -15,9 +15,8 @@ SRC=${MLKEM_SOURCE_DIR:?}
 CHECK=${MLKEM_BINARY_DIR:?}/tools/mlkem-check
 PROV_DIR=${MLKEM_PROVIDER_DIR:?}
 CNF=$SRC/examples/tls/openssl-pq.cnf
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 [ -x "$CHECK" ] || { echo "FAIL: $CHECK not built" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-check-config.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -135,5 +134,4 @@ rc=$?
 [ $? = 2 ] && grep -q '^usage: ' "$tmp/two.out" && ok "--config with two files: usage, exit 2" ||
     fail "--config a b: $(cat "$tmp/two.out")"
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

@@ -15,9 +15,8 @@ set -u
 SRC=${1:?usage: test_man.sh SOURCE_DIR}
 BIN=${MLKEM_BINARY_DIR:?}/tools
 MAN=$SRC/docs/man
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 command -v groff >/dev/null || { echo "FAIL: groff not installed (scripts/deps.sh)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-man.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -72,5 +71,4 @@ for prog in mlkem-check mlkem-speed mlkem-pkeyutl; do
     fi
 done
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

@@ -27,13 +27,11 @@
 set -u
 BIN=${MLKEM_BINARY_DIR:?}/tools/mlkem-pkeyutl
 PROV_DIR=${MLKEM_PROVIDER_DIR:?}
-O35=${MLKEM_OPENSSL35_PREFIX:-/var/cache/mlkem/openssl-3.5}
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
+O35=$(peer_prefix 3.5)
 [ -x "$BIN" ] || { echo "FAIL: $BIN not built" >&2; exit 1; }
-LD_LIBRARY_PATH="$O35/lib" "$O35/bin/openssl" version 2>/dev/null | grep -q '^OpenSSL 3\.[5-9]' ||
-    { echo "SKIP: OpenSSL 3.5 peer not found at $O35 (scripts/openssl-peer.sh 3.5)"; exit 77; }
+[ -n "$O35" ] || skip "no OpenSSL 3.5 peer (scripts/openssl-peer.sh 3.5)"
 # A directory others can enter (the unreadable-file case runs as nobody).
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-pkeyutl.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -209,5 +207,4 @@ for what in key ciphertext; do
     fi
 done
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

@@ -22,9 +22,8 @@ set -u
 src=${1:-${MLKEM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-repro.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 for tool in git cmake dpkg-deb; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool not found (scripts/deps.sh --test)" >&2; exit 1; }
 done
@@ -94,5 +93,4 @@ other=$(TZ=UTC dpkg-deb -c "$deb1" | awk -v w="$want" '$4 " " $5 != w')
 [ -z "$other" ] && ok "every file's time is the commit's ($want UTC)" ||
     fail "time stamps other than the commit's ($want): $other"
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish

@@ -20,9 +20,8 @@ src=${1:-${MLKEM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
 loadable=${2:-1}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mlkem-rpm.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-ok() { echo "ok   $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source-path=SCRIPTDIR source=../common/lib.sh
+source "$(dirname "$0")/../common/lib.sh"
 for tool in cmake cpack rpm rpmbuild rpm2cpio cpio; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool not found (scripts/deps.sh --test: rpm)" >&2; exit 1; }
 done
@@ -104,5 +103,4 @@ else
     fail "rpmlint not found (scripts/deps.sh --test)"
 fi
 
-if [ "$fails" -ne 0 ]; then echo "FAIL: $fails failure(s)" >&2; exit 1; fi
-echo PASS
+test_finish
