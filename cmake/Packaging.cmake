@@ -28,10 +28,15 @@ include(GNUInstallDirs)
 # copyright file points to (Debian's copyright file holds the same licence).
 set(MLKEM_DOCS
   docs/aarch64.md docs/design.md docs/openssl-versions.md docs/packaging.md
-  docs/performance.md
+  docs/performance.md docs/proofs.md
   docs/performance.svg docs/testing.md docs/tls.md docs/usage.md)
 install(FILES ${MLKEM_DOCS} DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs"
         COMPONENT runtime)
+# The man pages' sources, which README.md and docs/usage.md link to (the
+# pages themselves, gzipped, are in the man directory: tools/).
+install(FILES docs/man/mlkem.7 docs/man/mlkem-check.1 docs/man/mlkem-speed.1
+              docs/man/mlkem-pkeyutl.1
+        DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs/man" COMPONENT runtime)
 install(FILES SECURITY.md LICENSE DESTINATION "${CMAKE_INSTALL_DOCDIR}"
         COMPONENT runtime)
 install(FILES test/vectors/data/README.md
