@@ -514,6 +514,10 @@ void test_env_close(test_env *e)
         OSSL_PROVIDER_unload(e->mlkem);
     if (e->deflt != NULL)
         OSSL_PROVIDER_unload(e->deflt);
+    /* A loaded provider's reference outlives OSSL_LIB_CTX_free (3.0):
+     * each one this environment loaded is unloaded first. */
+    if (e->extra != NULL)
+        OSSL_PROVIDER_unload(e->extra);
     OSSL_LIB_CTX_free(e->libctx);
     memset(e, 0, sizeof(*e));
 }

@@ -169,6 +169,7 @@ typedef struct {
     struct ossl_lib_ctx_st *libctx;
     struct ossl_provider_st *mlkem; /* NULL when not loaded */
     struct ossl_provider_st *deflt;
+    struct ossl_provider_st *extra; /* a test's own provider, or NULL */
 } test_env;
 
 int test_env_open(test_env *e, const char *moddir, const char *config);

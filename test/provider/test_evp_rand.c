@@ -251,7 +251,7 @@ static int src_open(test_env *e, const char *moddir, src_kind kind)
     if ((e->libctx = OSSL_LIB_CTX_new()) == NULL
         || !OSSL_PROVIDER_add_builtin(e->libctx, TEST_RAND_PROV,
                                       test_rand_prov_init)
-        || OSSL_PROVIDER_load(e->libctx, TEST_RAND_PROV) == NULL)
+        || (e->extra = OSSL_PROVIDER_load(e->libctx, TEST_RAND_PROV)) == NULL)
         goto err;
     if (kind == SRC_MISSING_DRBG
         && !RAND_set_DRBG_type(e->libctx, "NO-SUCH-DRBG", NULL, NULL, NULL))

@@ -59,6 +59,20 @@ static const OSSL_DISPATCH in_other[] = {
 
 typedef enum { CFG_TEST_DRBG, CFG_MISSING_DRBG, CFG_TEST_SEED } cfg;
 
+/* The providers ctx_new loaded into the one context in use: ctx_free
+ * unloads them (a loaded provider's reference outlives OSSL_LIB_CTX_free). */
+static OSSL_PROVIDER *ctx_prov[2];
+
+static void ctx_free(OSSL_LIB_CTX *l)
+{
+    for (size_t i = 0; i < 2; i++) {
+        if (ctx_prov[i] != NULL)
+            OSSL_PROVIDER_unload(ctx_prov[i]);
+        ctx_prov[i] = NULL;
+    }
+    OSSL_LIB_CTX_free(l);
+}
+
 /* A library context with the test provider and default, configured. */
 static OSSL_LIB_CTX *ctx_new(cfg c)
 {
@@ -66,8 +80,8 @@ static OSSL_LIB_CTX *ctx_new(cfg c)
     int ok = l != NULL
              && OSSL_PROVIDER_add_builtin(l, TEST_RAND_PROV,
                                           test_rand_prov_init)
-             && OSSL_PROVIDER_load(l, TEST_RAND_PROV) != NULL
-             && OSSL_PROVIDER_load(l, "default") != NULL;
+             && (ctx_prov[0] = OSSL_PROVIDER_load(l, TEST_RAND_PROV)) != NULL
+             && (ctx_prov[1] = OSSL_PROVIDER_load(l, "default")) != NULL;
 
     if (ok && c == CFG_TEST_DRBG)
         ok = RAND_set_DRBG_type(l, TEST_RAND_NAME, TEST_RAND_PROPQ, NULL,
@@ -78,7 +92,7 @@ static OSSL_LIB_CTX *ctx_new(cfg c)
         ok = RAND_set_seed_source_type(l, TEST_RAND_NAME, TEST_RAND_PROPQ);
     if (!TEST_CHECK(ok, "library context %d", (int)c)) {
         ERR_print_errors_fp(stderr);
-        OSSL_LIB_CTX_free(l);
+        ctx_free(l);
         return NULL;
     }
     return l;
@@ -120,7 +134,7 @@ static void same_library(void)
                "same library: the next draw is not bytes 64..95");
     mlkem_prov_rand_teardown(&p);
 end:
-    OSSL_LIB_CTX_free(l);
+    ctx_free(l);
 }
 
 static void other_library(void)
@@ -140,7 +154,7 @@ static void other_library(void)
                "another library: a 300-byte draw");
     mlkem_prov_rand_teardown(&p);
 end:
-    OSSL_LIB_CTX_free(l);
+    ctx_free(l);
 
     /* The application's DRBG does not exist: no effect here. */
     if ((l = ctx_new(CFG_MISSING_DRBG)) == NULL)
@@ -154,7 +168,7 @@ end:
                    "the draw");
         mlkem_prov_rand_teardown(&p);
     }
-    OSSL_LIB_CTX_free(l);
+    ctx_free(l);
     ERR_clear_error();
 
     /* The application's seed source fails. */
@@ -189,7 +203,7 @@ end:
         atomic_store(&test_rand_fail, 0);
         mlkem_prov_rand_teardown(&p);
     }
-    OSSL_LIB_CTX_free(l);
+    ctx_free(l);
     ERR_clear_error();
 }
 
