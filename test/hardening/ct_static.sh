@@ -26,7 +26,7 @@ objdump=${2:-objdump}
 # function -> why its divisions only see public values
 declare -A DIV_PUBLIC=(
     [mlkem_sample_ntt_matrix_transposed]="matrix positions i / k and i % k of the public matrix A (FIPS 203 Algorithm 13 line 3-7)"
-    [mlkem_job_absorb]="len % rate: a public input length and the sponge's rate (kem/lanes.c, FIPS 202 Algorithm 8 blocks)"
+    [mlkem_lanes_wait]="n % rate in fed_next: how many bytes of a fed stream's input (ek's, for H(ek): public) are ready, cut to whole blocks of the sponge's rate (kem/lanes.c)"
 )
 
 dis=$(mktemp)
