@@ -69,79 +69,16 @@ SUITE="$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")"
 tmp="$(mktemp -d "$CACHE/fetch.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
-# The URI (and keyring) of the machine's main Debian source for $SUITE:
-# deb822 .sources first, then one-line .list entries; never -security.
-find_debian_uri() {
-    local f
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -r "$f" ] || continue
-        awk -v suite="$SUITE" '
-            function flush() {
-                if (uris != "" && (" " suites " ") ~ (" " suite " ") &&
-                    uris !~ /security/ && enabled !~ /^[Nn]o/) {
-                    split(uris, u, /[ \t]+/); print u[1] "\t" signed; found = 1; exit
-                }
-                uris = ""; suites = ""; signed = ""; enabled = ""
-            }
-            /^[ \t]*#/ { next }
-            /^[ \t]*$/ { flush(); next }
-            tolower($1) == "uris:"      { sub(/^[^:]*:[ \t]*/, ""); uris = $0 }
-            tolower($1) == "suites:"    { sub(/^[^:]*:[ \t]*/, ""); gsub(/\t/, " "); suites = $0 }
-            tolower($1) == "signed-by:" { sub(/^[^:]*:[ \t]*/, ""); signed = $0 }
-            tolower($1) == "enabled:"   { sub(/^[^:]*:[ \t]*/, ""); enabled = $0 }
-            END { if (!found) flush() }' "$f" | head -n1
-    done
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -r "$f" ] || continue
-        awk -v suite="$SUITE" '
-            /^[ \t]*(deb|deb-src)[ \t]/ {
-                line = $0; sub(/^[ \t]*deb(-src)?[ \t]+/, "", line); opts = ""
-                if (line ~ /^\[/) {
-                    opts = line; sub(/\].*/, "", opts); sub(/^\[/, "", opts)
-                    sub(/^\[[^]]*\][ \t]*/, "", line)
-                }
-                n = split(line, a, /[ \t]+/)
-                if (n >= 2 && a[2] == suite && a[1] !~ /security/) {
-                    signed = ""
-                    if (match(opts, /signed-by=[^ \t]+/))
-                        signed = substr(opts, RSTART + 10, RLENGTH - 10)
-                    print a[1] "\t" signed; exit
-                }
-            }' "$f" | head -n1
-    done
-}
-
-entry="$(find_debian_uri | head -n1)"
-[ -n "$entry" ] || die "no Debian $SUITE apt source in /etc/apt/sources.list{,.d}"
-URI="${entry%%$'\t'*}"
-KEYRING="${entry#*$'\t'}"
-case "$KEYRING" in /*) [ -r "$KEYRING" ] || KEYRING="" ;; *) KEYRING="" ;; esac
-[ -n "$KEYRING" ] || { [ -r /usr/share/keyrings/debian-archive-keyring.gpg ] \
-    && KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg; }
-
-# The -updates suite too: point releases of qemu (deb12uN) may be there.
-mkdir -p "$tmp/lists/partial" "$tmp/src"
-for s in "$SUITE" "$SUITE-updates"; do
-    if [ -n "$KEYRING" ]; then
-        printf 'deb-src [signed-by=%s] %s %s main\n' "$KEYRING" "$URI" "$s"
-    else
-        printf 'deb-src %s %s main\n' "$URI" "$s"
-    fi
-done >"$tmp/src.list"
-APT_OPTS=(
-    -o "Dir::Etc::SourceList=$tmp/src.list"
-    -o "Dir::Etc::SourceParts=/dev/null"
-    -o "Dir::State::Lists=$tmp/lists"
-    -o "Dir::Cache::pkgcache="
-    -o "Dir::Cache::srcpkgcache="
-    -o "APT::Get::List-Cleanup=false"
-    -o "APT::Sandbox::User=root"
-)
+# The private deb-src list (scripts/lib/debsrc.sh, shared with
+# scripts/openssl-peer.sh), with the -updates suite too: point releases of
+# qemu (deb12uN) may be there.
+. "$(dirname "$0")/../../scripts/lib/debsrc.sh"
+debsrc_setup "$tmp" "$SUITE" "$SUITE" "$SUITE-updates" || die "no Debian $SUITE apt source"
+APT_OPTS=("${DEBSRC_APT_OPTS[@]}")
 msg "apt-get update (private $SUITE deb-src list)"
-apt-get "${APT_OPTS[@]}" -q update >"$tmp/update.log" 2>&1 || {
-    tail -n 20 "$tmp/update.log" >&2; die "apt-get update failed"; }
+debsrc_update "$tmp" || { tail -n 20 "$tmp/update.log" >&2; die "apt-get update failed"; }
 
-fetch() { (cd "$tmp/src" && apt-get "${APT_OPTS[@]}" -q source --download-only "$1") >"$tmp/source.log" 2>&1; }
+fetch() { debsrc_download "$tmp" "$1"; }
 msg "fetching the qemu source $VERSION"
 if ! fetch "qemu=$VERSION"; then
     # The plugin API of one upstream release is the same in every Debian
