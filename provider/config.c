@@ -56,6 +56,7 @@
 #include <openssl/params.h>
 
 #include "provider/codecs_der.h"
+#include "provider/conf_keys.h"
 #include "provider/prov.h"
 
 static int ascii_ieq(const char *a, const char *b, size_t n)
@@ -187,21 +188,8 @@ static void set_default_config(MLKEM_PROV_CTX *ctx)
  * (OSSL_LIB_CTX_load_config with another path, -config) or another
  * provider's section reports nothing. Keys the core reads itself (module,
  * activate, identity, soft_load) are known. Nothing is read for an
- * instance without configuration (OSSL_PROVIDER_load, -provider). */
-static int known_key(const char *key)
-{
-    static const char *const keys[] = {
-        "module", "activate", "identity", "soft_load", /* the core's */
-        "decoders", /* ours: top level only, like the core's */
-        "retain_seed", "prefer_seed", "output_formats", "input_formats",
-    };
-    const char *k = strncmp(key, "ml-kem.", 7) == 0 ? key + 7 : key;
-
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-        if (strcmp(k, keys[i]) == 0 && (k == key || i >= 5))
-            return 1;
-    return 0;
-}
+ * instance without configuration (OSSL_PROVIDER_load, -provider). The
+ * keys and the walk are provider/conf_keys.h's, shared with mlkem-check. */
 
 /* 1 if the core holds key = value for this instance. */
 static int core_has(OSSL_FUNC_core_get_params_fn *get_params,
@@ -216,40 +204,29 @@ static int core_has(OSSL_FUNC_core_get_params_fn *get_params,
     return get_params(handle, p) && v != NULL && strcmp(v, value) == 0;
 }
 
-static void check_section(MLKEM_PROV_CTX *ctx,
-                          OSSL_FUNC_core_get_params_fn *get_params,
-                          const OSSL_CORE_HANDLE *handle, const CONF *conf,
-                          const char *section, const char *prefix, int depth)
+struct check_arg {
+    MLKEM_PROV_CTX *ctx;
+    OSSL_FUNC_core_get_params_fn *get_params;
+    const OSSL_CORE_HANDLE *handle;
+};
+
+static void check_key(const char *section, const char *name, const char *key,
+                      const char *value, void *arg)
 {
-    STACK_OF(CONF_VALUE) *sk = NCONF_get_section(conf, section);
+    const struct check_arg *c = arg;
 
-    for (int i = 0; sk != NULL && i < sk_CONF_VALUE_num(sk); i++) {
-        const CONF_VALUE *cv = sk_CONF_VALUE_value(sk, i);
-        char key[128];
-
-        if (cv->name == NULL || cv->value == NULL)
-            continue;
-        snprintf(key, sizeof(key), "%s%s", prefix, cv->name);
-        if (depth < 4 && NCONF_get_section(conf, cv->value) != NULL) {
-            char sub[sizeof(key) + 1];
-
-            snprintf(sub, sizeof(sub), "%s.", key);
-            check_section(ctx, get_params, handle, conf, cv->value, sub,
-                          depth + 1);
-        } else if (!known_key(key)
-                   && core_has(get_params, handle, key, cv->value)) {
-            if (strcmp(key, "ml-kem.import_pct_type") == 0
-                || strcmp(key, "import_pct_type") == 0)
-                config_problem(ctx, "%s: not supported by mlkem (ignored: "
-                               "an imported private key always gets a "
-                               "pairwise test with a random m)", key);
-            else
-                config_problem(ctx, "%s: unknown key (ignored; known: "
-                               "ml-kem.retain_seed, ml-kem.prefer_seed, "
-                               "ml-kem.output_formats, "
-                               "ml-kem.input_formats, decoders)", key);
-        }
-    }
+    (void)section;
+    (void)name;
+    if (mlkem_conf_known_key(key)
+        || !core_has(c->get_params, c->handle, key, value))
+        return;
+    if (strcmp(mlkem_conf_base(key), "import_pct_type") == 0)
+        config_problem(c->ctx, "%s: not supported by mlkem (ignored: "
+                       "an imported private key always gets a "
+                       "pairwise test with a random m)", key);
+    else
+        config_problem(c->ctx, "%s: unknown key (ignored; known: "
+                       MLKEM_CONF_OWN_KEYS ")", key);
 }
 
 static void check_unknown_keys(MLKEM_PROV_CTX *ctx,
@@ -290,8 +267,11 @@ static void check_unknown_keys(MLKEM_PROV_CTX *ctx,
         const char *sect = provs != NULL ? NCONF_get_string(conf, provs, name)
                                          : NULL;
 
-        if (sect != NULL)
-            check_section(ctx, get_params, handle, conf, sect, "", 0);
+        if (sect != NULL) {
+            struct check_arg c = { ctx, get_params, handle };
+
+            mlkem_conf_walk(conf, sect, "", 0, check_key, &c);
+        }
     }
     NCONF_free(conf);
     OPENSSL_free(file);

@@ -51,6 +51,7 @@
 #include <openssl/ssl.h>
 
 #include "mlkem_check.h"
+#include "provider/conf_keys.h"
 
 static int problems;
 
@@ -123,40 +124,23 @@ static const char *nearest_section(const CONF *conf, const char *file,
     return best[0] != '\0' ? best : NULL;
 }
 
-static const char *const core_keys[] = { "module", "activate", "identity",
-                                         "soft_load" };
-static const char *const mlkem_keys[] = { "retain_seed", "prefer_seed",
-                                          "output_formats", "input_formats" };
-
 static const char *nearest_key(const char *key)
 {
     const char *best = NULL;
     size_t bestd = 3;
-    const char *k = strncmp(key, "ml-kem.", 7) == 0 ? key + 7 : key;
+    const char *k = mlkem_conf_base(key);
 
     for (size_t i = 0; i < 4; i++) {
-        if (distance(k, core_keys[i]) < bestd)
-            bestd = distance(k, core_keys[i]), best = core_keys[i];
-        if (distance(k, mlkem_keys[i]) < bestd)
-            bestd = distance(k, mlkem_keys[i]), best = mlkem_keys[i];
+        if (distance(k, mlkem_conf_core_keys[i]) < bestd)
+            bestd = distance(k, mlkem_conf_core_keys[i]),
+            best = mlkem_conf_core_keys[i];
+        if (distance(k, mlkem_conf_own_keys[i]) < bestd)
+            bestd = distance(k, mlkem_conf_own_keys[i]),
+            best = mlkem_conf_own_keys[i];
     }
     if (distance(k, "decoders") < bestd)
         best = "decoders";
     return best;
-}
-
-/* A key of the provider's section (prefix "ml-kem." in a subsection). */
-static int known_key(const char *key)
-{
-    const char *k = strncmp(key, "ml-kem.", 7) == 0 ? key + 7 : key;
-
-    for (size_t i = 0; i < 4; i++) {
-        if (k == key && strcmp(k, core_keys[i]) == 0)
-            return 1;
-        if (strcmp(k, mlkem_keys[i]) == 0)
-            return 1;
-    }
-    return k == key && strcmp(k, "decoders") == 0;
 }
 
 static int is_true(const char *v)
@@ -165,33 +149,20 @@ static int is_true(const char *v)
            || strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0;
 }
 
-/* The provider section's keys (subsections as "name.key"). */
-static void check_keys(const CONF *conf, const char *section, const char *prefix,
-                       int depth)
+/* One key of the provider's section (provider/conf_keys.h's walk). */
+static void check_key(const char *section, const char *name, const char *key,
+                      const char *value, void *arg)
 {
-    STACK_OF(CONF_VALUE) *sk = NCONF_get_section(conf, section);
+    const char *near;
 
-    for (int i = 0; sk != NULL && i < sk_CONF_VALUE_num(sk); i++) {
-        const CONF_VALUE *cv = sk_CONF_VALUE_value(sk, i);
-        char key[160];
-
-        if (cv->name == NULL || cv->value == NULL)
-            continue;
-        snprintf(key, sizeof(key), "%s%s", prefix, cv->name);
-        if (depth < 4 && NCONF_get_section(conf, cv->value) != NULL) {
-            char sub[sizeof(key) + 1];
-            snprintf(sub, sizeof(sub), "%s.", key);
-            check_keys(conf, cv->value, sub, depth + 1);
-        } else if (!known_key(key)) {
-            const char *near = nearest_key(key);
-            problem("[%s] %s = %s: unknown key%s%s%s (neither OpenSSL nor mlkem "
-                    "reads it; known: module, activate, identity, soft_load, "
-                    "decoders, ml-kem.retain_seed, ml-kem.prefer_seed, "
-                    "ml-kem.output_formats, ml-kem.input_formats)", section,
-                    cv->name, cv->value, near != NULL ? ", did you mean " : "",
-                    near != NULL ? near : "", near != NULL ? "?" : "");
-        }
-    }
+    (void)arg;
+    if (mlkem_conf_known_key(key))
+        return;
+    near = nearest_key(key);
+    problem("[%s] %s = %s: unknown key%s%s%s (neither OpenSSL nor mlkem "
+            "reads it; known: " MLKEM_CONF_ALL_KEYS ")", section, name, value,
+            near != NULL ? ", did you mean " : "", near != NULL ? near : "",
+            near != NULL ? "?" : "");
 }
 
 /* MODULESDIR as this libcrypto was built ("MODULESDIR: \"/dir\""). */
@@ -457,7 +428,7 @@ int mlkem_check_config(const char *prog, const char *arg)
         else if (!is_true(activate))
             problem("[%s] activate = %s: not a true value (write activate = 1)",
                     sect, activate);
-        check_keys(conf, sect, "", 0);
+        mlkem_conf_walk(conf, sect, "", 0, check_key, NULL);
         check_module(conf, sect, pname, path, sizeof(path), how, sizeof(how));
     }
 
