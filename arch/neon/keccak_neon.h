@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * keccak_neon.h: one Keccak-f[1600] round, written once for the three
- * kinds of lanes the AArch64 kernels use: a 64-bit general-purpose
- * register (one state), a NEON q register holding lane (x,y) of two
- * states, and the same with the Armv8.2 SHA3 instructions. The hybrid
- * permutations (keccak_x4_neon.c, keccak_sha3.c) interleave a vector round
- * with scalar rounds in one loop body, so the round is a macro over an
- * "operation set" P rather than a whole permutation function
- * (arch/keccak_simd.h's shape).
+ * keccak_neon.h: one Keccak-f[1600] round, written once for the two
+ * kinds of vector lanes the AArch64 kernels use: a NEON q register holding
+ * lane (x,y) of two states (or of one, in lane 0), with plain Advanced SIMD
+ * or with the Armv8.2 SHA3 instructions. The hybrid permutations
+ * (keccak_x4_neon.c, keccak_sha3.c) interleave a vector round with scalar
+ * rounds in one loop body, so the round is a macro over an "operation
+ * set" P rather than a whole permutation function (arch/keccak_simd.h's
+ * shape). The scalar round (one state in general-purpose registers, every
+ * rotation folded into an operand) has a form of its own, generated:
+ * keccak_scalar_round.h.
  *
  * References
  *   [FIPS202] NIST FIPS 202, §3.2 (theta, rho, pi, chi, iota), §3.3.
@@ -95,18 +97,6 @@
         NK_ROW(P, E, 20, 21, 22, 23, 24, A, 02, d2, 62, 08, d3, 55, 14, d4,  \
                39, 15, d0, 41, 21, d1, 2);                                    \
     } while (0)
-
-/* The scalar operation set: one state in general-purpose registers. The
- * compiler folds the rotations into the shifted-register operand of the
- * following EOR / BIC where it can ("lazy rotation", [HYBRID] §3). */
-#define NK_SCALAR_T uint64_t
-#define NK_ROL64(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
-#define NK_SCALAR_XOR5(a, b, c, d, e) ((a) ^ (b) ^ (c) ^ (d) ^ (e))
-#define NK_SCALAR_D(c0, c2) ((c0) ^ NK_ROL64(c2, 1))
-#define NK_SCALAR_XOR(a, d) ((a) ^ (d))
-#define NK_SCALAR_XROL(a, d, n) NK_ROL64((a) ^ (d), n)
-#define NK_SCALAR_CHI(a, b, c) ((a) ^ (~(b) & (c)))
-#define NK_SCALAR_IOTA(a, rc) ((a) ^ (rc))
 
 /* Declarations of the 25 lanes A##00 .. A##24 of type T, and their load
  * from / store to a state whose lane j is at p[stride * j]. */

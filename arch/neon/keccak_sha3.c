@@ -27,6 +27,7 @@
 
 #include "arch/aarch64.h"
 #include "arch/neon/keccak_neon.h"
+#include "arch/neon/keccak_scalar_round.h"
 
 #if !defined(__aarch64__) || defined(__AARCH64EB__)
 #error "arch/neon/ is for little-endian AArch64"

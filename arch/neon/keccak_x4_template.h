@@ -48,14 +48,16 @@ void NK_X4_PERMUTE(uint64_t s[100])
 #define NK_LOAD_ONE(v, j) v = q[j]
         NK_LANES(NK_LOAD_ONE, x);
 #undef NK_LOAD_ONE
+        NKS_ENTER(x);
         for (unsigned r = 0; r < 12; r += 2) {
             NK_ROUND(NK_VEC, a, e, mlkem_keccak_rc[12 * h + r]);
-            NK_ROUND(NK_SCALAR, x, y, mlkem_keccak_rc[2 * r]);
-            NK_ROUND(NK_SCALAR, y, x, mlkem_keccak_rc[2 * r + 1]);
+            NKS_ROUND(x, y, mlkem_keccak_rc[2 * r]);
+            NKS_ROUND(y, x, mlkem_keccak_rc[2 * r + 1]);
             NK_ROUND(NK_VEC, e, a, mlkem_keccak_rc[12 * h + r + 1]);
-            NK_ROUND(NK_SCALAR, x, y, mlkem_keccak_rc[2 * r + 2]);
-            NK_ROUND(NK_SCALAR, y, x, mlkem_keccak_rc[2 * r + 3]);
+            NKS_ROUND(x, y, mlkem_keccak_rc[2 * r + 2]);
+            NKS_ROUND(y, x, mlkem_keccak_rc[2 * r + 3]);
         }
+        NKS_LEAVE(x);
 #define NK_STORE_ONE(v, j) q[j] = v
         NK_LANES(NK_STORE_ONE, x);
 #undef NK_STORE_ONE
