@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * keccak_sha3.c: Keccak-f[1600] with the Armv8.2 SHA3 instructions (the
- * neon-sha3 backend): a single-state permutation, and the hybrid x4
- * permutation of the AArch64 layout (keccak_x4_neon.c) with the
- * interleaved pair in SHA3 instructions.
+ * keccak_sha3.c: Keccak-f[1600] with the Armv8.2 SHA3 instructions: the
+ * hybrid x4 permutation of the AArch64 layout (keccak_x4_neon.c) with the
+ * interleaved pair in SHA3 instructions (the neon-sha3 backend), and a
+ * single-state permutation (neon-sha3x2's; neon-sha3 takes the scalar one,
+ * faster where SHA3 instructions issue on one pipe: arch/dispatch.c).
  *
  * Compiled with the sha3 target flag (arch/neon/CMakeLists.txt), so the
  * compiler may emit SHA3 instructions anywhere in this file; arch/dispatch.c
