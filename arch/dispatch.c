@@ -309,15 +309,17 @@ static const struct mlkem_arch_backend backend_neon = {
 };
 
 /* With the SHA3 instructions (keccak_sha3.c): the x4 layout and byte
- * functions of neon, the vector pair's rounds in EOR3 / RAX1 / XAR / BCAX,
- * and the single state in SHA3 instructions too (64 instructions a round
- * instead of the scalar ~100; on cores that run SHA3 instructions on every
- * vector pipe, such as Apple's, that is the faster single state; on cores
- * with SHA3 on one pipe only the scalar f1600 may win: not yet measured,
- * docs/aarch64.md). */
+ * functions of neon, the vector pair's rounds in EOR3 / RAX1 / XAR / BCAX;
+ * the single state in general-purpose registers, as neon's. The SHA3 single
+ * state executes fewer instructions (1,700 against 2,770 a call) but these
+ * cores issue SHA3 instructions on one vector pipe, the scalar round on
+ * four integer ones: on the Neoverse N2 model (N2/V1/V2, Graviton 3/4) the
+ * scalar one takes 1,255 cycles, the SHA3 one 1,540 (bench/qemu/mca.sh,
+ * docs/aarch64.md). mlkem-native's +sha3 build makes the same choice;
+ * neon-sha3x2 (cores with SHA3 on every vector pipe) keeps the SHA3 one. */
 static const struct mlkem_keccak_kernels keccak_neon_sha3 = {
     .name = "neon-sha3",
-    .f1600 = mlkem_keccak_f1600_sha3,
+    .f1600 = mlkem_keccak_f1600_scalar,
     .x4_init = mlkem_keccak_x4_init_portable,
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,

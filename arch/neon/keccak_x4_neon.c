@@ -22,6 +22,7 @@
 
 #include "arch/aarch64.h"
 #include "arch/neon/keccak_neon.h"
+#include "arch/neon/keccak_scalar_round.h"
 
 #if !defined(__aarch64__) || defined(__AARCH64EB__)
 #error "arch/neon/ is for little-endian AArch64"
@@ -116,13 +117,9 @@ void mlkem_keccak_x8_permute_neon(mlkem_keccak_x8 *st)
 }
 
 /* Keccak-f[1600] (FIPS 202 Algorithm 7) on one state in general-purpose
- * registers: the hybrid's scalar round (keccak_neon.h), whose rotations the
- * compiler folds into the shifted-register operands of EOR / BIC, two
- * rounds per iteration so the two variable sets swap roles without copies.
- * Per call (bench/qemu/icount.sh, gcc 12): 3,609 instructions for the
- * portable C, 3,442 for this (mlkem-native's assembly: 2,774; gcc does not
- * fold the rotations, each used by three chi terms, and spills a few
- * lanes). */
+ * registers: the hybrid's scalar round (keccak_scalar_round.h, every
+ * rotation folded into an EOR or BIC operand), four rounds per iteration
+ * so the two variable sets swap roles without copies. */
 void mlkem_keccak_f1600_scalar(uint64_t s[25])
 {
     NK_DECL(uint64_t, a);
@@ -130,10 +127,14 @@ void mlkem_keccak_f1600_scalar(uint64_t s[25])
 #define NK_LOAD_ONE(v, j) v = s[j]
     NK_LANES(NK_LOAD_ONE, a);
 #undef NK_LOAD_ONE
-    for (unsigned r = 0; r < 24; r += 2) {
-        NK_ROUND(NK_SCALAR, a, e, mlkem_keccak_rc[r]);
-        NK_ROUND(NK_SCALAR, e, a, mlkem_keccak_rc[r + 1]);
+    NKS_ENTER(a);
+    for (unsigned r = 0; r < 24; r += 4) {
+        NKS_ROUND(a, e, mlkem_keccak_rc[r]);
+        NKS_ROUND(e, a, mlkem_keccak_rc[r + 1]);
+        NKS_ROUND(a, e, mlkem_keccak_rc[r + 2]);
+        NKS_ROUND(e, a, mlkem_keccak_rc[r + 3]);
     }
+    NKS_LEAVE(a);
 #define NK_STORE_ONE(v, j) s[j] = v
     NK_LANES(NK_STORE_ONE, a);
 #undef NK_STORE_ONE
