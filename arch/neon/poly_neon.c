@@ -310,6 +310,56 @@ void mlkem_ntt_neon(int16_t r[256])
 
 /* ---- NTT^-1 --------------------------------------------------------------- */
 
+/* Layers len = 32, 64, 128 of Algorithm 10 on column c of the polynomial
+ * (register k: coefficients 32k + 8c .. + 7), with line 14's factor in the
+ * last layer: its sums are multiplied by f, its differences by zeta_1 f.
+ * `reduce` (a constant after inlining) names the Barrett reductions the
+ * column needs, from the bounds of mlkem_ntt_inv_neon's first pass:
+ * 2 = every register on entry, 1 = register 0 after len = 32, 0 = none. */
+static MLKEM_ALWAYS_INLINE void ntt_inv_column(int16x8_t v[8], int16x8_t z,
+                                               int16x8_t zt,
+                                               const unsigned reduce)
+{
+    if (reduce == 2)
+        for (unsigned k = 0; k < 8; k++)
+            v[k] = barrett(v[k]);
+    GS_L(v[0], v[1], z, zt, 7);
+    GS_L(v[2], v[3], z, zt, 6);
+    GS_L(v[4], v[5], z, zt, 5);
+    GS_L(v[6], v[7], z, zt, 4);
+    if (reduce == 1)
+        v[0] = barrett(v[0]);
+    GS_L(v[0], v[2], z, zt, 3);
+    GS_L(v[1], v[3], z, zt, 3);
+    GS_L(v[4], v[6], z, zt, 2);
+    GS_L(v[5], v[7], z, zt, 2);
+    for (unsigned k = 0; k < 4; k++) {
+        const int16x8_t s = vaddq_s16(v[k], v[k + 4]);
+        const int16x8_t d = vsubq_s16(v[k + 4], v[k]);
+        v[k] = barmul_n(s, INV_F, TW(INV_F));
+        v[k + 4] = barmul_n(d, INV_ZF, TW(INV_ZF));
+    }
+}
+
+/* Columns 2h and 2h + 1 (16 registers, LDP / STP). */
+static MLKEM_ALWAYS_INLINE void ntt_inv_columns(int16_t r[256],
+                                                const unsigned h)
+{
+    const int16x8_t z = opaque(vld1q_s16(z123));
+    const int16x8_t zt = opaque(vld1q_s16(z123_t));
+    int16x8_t a[8], b[8];
+    for (unsigned k = 0; k < 8; k++) {
+        a[k] = vld1q_s16(r + 32 * k + 16 * h);
+        b[k] = vld1q_s16(r + 32 * k + 16 * h + 8);
+    }
+    ntt_inv_column(a, z, zt, h == 0 ? 2 : 0);
+    ntt_inv_column(b, z, zt, h == 0 ? 1 : 0);
+    for (unsigned k = 0; k < 8; k++) {
+        vst1q_s16(r + 32 * k + 16 * h, a[k]);
+        vst1q_s16(r + 32 * k + 16 * h + 8, b[k]);
+    }
+}
+
 /*
  * Implements FIPS 203, Algorithm 10 (NTT^-1), in place, spec order, with
  * line 14's factor 1/128 replaced by 2^16 / 128 (kem/poly_kernels.h: the
@@ -319,78 +369,53 @@ void mlkem_ntt_neon(int16_t r[256])
  * transposed layout (transpose4), Barrett-reduced (<= 1664); len = 2
  * (t0, t1), (t2, t3); len = 4 (t0, t2), (t1, t3); transpose4 back to
  * w0 .. w3 (coefficients 8s .. 8s + 7); len = 8 (w0, w1), (w2, w3);
- * len = 16 (w0, w2), (w1, w3). Bounds: products are always < q (barmul),
- * a sum at most doubles the larger bound, so after four layers the sums
- * are <= 16 * 1664 = 26,624 < 2^15. Of the four registers stored, w2 and
- * w3 are products of the len = 16 layer (< q); w0 and w1 (sums) are
- * Barrett-reduced again (<= 1664). So every input of pass 2 is below q.
- * Pass 2, layers len = 32, 64, 128, two columns at a time as in the NTT:
- * sums reach 2q, 4q, and the last layer's sums and differences 8q =
- * 26,632 < 2^15; it multiplies its sums by f and its differences by
- * zeta_1 f, so every output is a barmul result, |.| < q.
+ * len = 16 (w0, w2), (w1, w3).
+ * Pass 2, layers len = 32, 64, 128, two columns at a time as in the NTT.
+ * Bounds. A sum is at most the sum of its operands' bounds; a product
+ * (barmul) is below q for any input, and below B(A) for inputs |a| <= A,
+ * with B(1664) = 1738, B(3328) = 1823, B(6656) = 1984, B(13312) = 2314,
+ * B(26624) = 2976 (the maximum over every zeta used and every such a,
+ * computed exhaustively). Tracked per coefficient from 1664 after the
+ * first reduction: pass 1 ends with |.| <= 16 * 1664 = 26,624 in column 0
+ * (coefficients 0 .. 7 of each block), 4,628 in column 1, 2,976 and 1,882
+ * in columns 2 and 3. Column 0 is reduced again (1664); in column 1 only
+ * register 0 after len = 32 (its sum would otherwise reach 4 * 4,628 and
+ * the last layer's 8 * 4,628 > 2^15). With these the largest value pass 2
+ * computes (a sum or difference of its last layer) is 29,432 < 2^15, and
+ * every output is a barmul result, |.| < q. (The old schedule reduced all
+ * 32 registers before pass 2; these 9 of them are what the bounds need.)
  */
 void mlkem_ntt_inv_neon(int16_t r[256])
 {
     for (unsigned blk = 0; blk < 8; blk++) {
         int16_t *p = r + 32 * blk;
-        const int16x8x4_t za = vld1q_s16_x4(inv_blk + BLK * blk);
-        const int16x8x3_t zb = vld1q_s16_x3(inv_blk + BLK * blk + 32);
-        const int16x8_t z45 = za.val[0];
+        const int16_t *zp = inv_blk + BLK * blk;
+        const int16x8_t z45 = vld1q_s16(zp);
+        const int16x8_t z4 = vld1q_s16(zp + 8), z4t = vld1q_s16(zp + 16);
+        const int16x8_t z2a = vld1q_s16(zp + 24), z2at = vld1q_s16(zp + 32);
+        const int16x8_t z2b = vld1q_s16(zp + 40), z2bt = vld1q_s16(zp + 48);
         const int32x4x4_t t = vld4q_s32((const int32_t *)(const void *)p);
         int16x8_t t0 = barrett(S16(t.val[0])), t1 = barrett(S16(t.val[1]));
         int16x8_t t2 = barrett(S16(t.val[2])), t3 = barrett(S16(t.val[3]));
-        GS_V(t0, t1, za.val[3], zb.val[0]);
-        GS_V(t2, t3, zb.val[1], zb.val[2]);
-        GS_V(t0, t2, za.val[1], za.val[2]);
-        GS_V(t1, t3, za.val[1], za.val[2]);
+        GS_V(t0, t1, z2a, z2at);
+        GS_V(t2, t3, z2b, z2bt);
+        GS_V(t0, t2, z4, z4t);
+        GS_V(t1, t3, z4, z4t);
         /* transpose4 is its own inverse */
         const int32x4x4_t w = transpose4(t0, t1, t2, t3);
-        int16x8x4_t v;
-        v.val[0] = S16(w.val[0]);
-        v.val[1] = S16(w.val[1]);
-        v.val[2] = S16(w.val[2]);
-        v.val[3] = S16(w.val[3]);
-        GS_P(v.val[0], v.val[1], z45, 2);
-        GS_P(v.val[2], v.val[3], z45, 4);
-        GS_P(v.val[0], v.val[2], z45, 0);
-        GS_P(v.val[1], v.val[3], z45, 0);
-        v.val[0] = barrett(v.val[0]);
-        v.val[1] = barrett(v.val[1]);
-        vst1q_s16_x4(p, v);
+        int16x8_t w0 = S16(w.val[0]), w1 = S16(w.val[1]);
+        int16x8_t w2 = S16(w.val[2]), w3 = S16(w.val[3]);
+        GS_P(w0, w1, z45, 2);
+        GS_P(w2, w3, z45, 4);
+        GS_P(w0, w2, z45, 0);
+        GS_P(w1, w3, z45, 0);
+        vst1q_s16(p, w0);
+        vst1q_s16(p + 8, w1);
+        vst1q_s16(p + 16, w2);
+        vst1q_s16(p + 24, w3);
     }
-    for (unsigned h = 0; h < 2; h++) {
-        const int16x8_t z = opaque(vld1q_s16(z123));
-        const int16x8_t zt = opaque(vld1q_s16(z123_t));
-        int16x8_t a[8], b[8];
-        for (unsigned k = 0; k < 8; k++) {
-            a[k] = vld1q_s16(r + 32 * k + 16 * h);
-            b[k] = vld1q_s16(r + 32 * k + 16 * h + 8);
-        }
-#define INV321(v)                                                             \
-    do {                                                                      \
-        GS_L(v[0], v[1], z, zt, 7);                                           \
-        GS_L(v[2], v[3], z, zt, 6);                                           \
-        GS_L(v[4], v[5], z, zt, 5);                                           \
-        GS_L(v[6], v[7], z, zt, 4);                                           \
-        GS_L(v[0], v[2], z, zt, 3);                                           \
-        GS_L(v[1], v[3], z, zt, 3);                                           \
-        GS_L(v[4], v[6], z, zt, 2);                                           \
-        GS_L(v[5], v[7], z, zt, 2);                                           \
-        for (unsigned k = 0; k < 4; k++) {                                    \
-            const int16x8_t s_ = vaddq_s16(v[k], v[k + 4]);                   \
-            const int16x8_t d_ = vsubq_s16(v[k + 4], v[k]);                   \
-            v[k] = barmul_n(s_, INV_F, TW(INV_F));                            \
-            v[k + 4] = barmul_n(d_, INV_ZF, TW(INV_ZF));                      \
-        }                                                                     \
-    } while (0)
-        INV321(a);
-        INV321(b);
-#undef INV321
-        for (unsigned k = 0; k < 8; k++) {
-            vst1q_s16(r + 32 * k + 16 * h, a[k]);
-            vst1q_s16(r + 32 * k + 16 * h + 8, b[k]);
-        }
-    }
+    ntt_inv_columns(r, 0);
+    ntt_inv_columns(r, 1);
 }
 
 /* ---- MultiplyNTTs --------------------------------------------------------- */
