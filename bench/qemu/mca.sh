@@ -19,9 +19,12 @@
 #                    an operation's instructions, and charge each function's
 #                    instructions in the operation at that call's cycles per
 #                    instruction (the rest at the modelled functions' mean):
-#                    minutes instead of hours per model, so the default
-#                    --cpus becomes one name per distinct LLVM 16 model
-#                    ($weighted_cpus)
+#                    about 20 s per model and implementation on a 2-core
+#                    VM, far less than whole operations, so the default
+#                    --cpus becomes one name per distinct LLVM 16 model:
+#                    neoverse-n2 cortex-a57 cortex-a55 cortex-a53 ampere1
+#                    cyclone exynos-m5 falkor kryo thunderx2t99
+#                    thunderx3t110 tsv110 a64fx
 #   --hot REGEX      the kernels of the per-kernel table (an awk regular
 #                    expression on function names; default: the Keccak
 #                    permutations, NTT, NTT^-1, MultiplyNTTs, rejection)
