@@ -166,7 +166,12 @@ static const struct mlkem_arch_backend backend_avx2 = {
  * blocks are at hand: encapsulation's PRF batch on Intel (x8_min 5, the
  * vendor variant of avx512-vbmi2); never on AMD's double-pumped 512-bit
  * units (x8_min 0). The measurements behind these numbers are in
- * docs/performance.md ("The AVX-512 grouping"). */
+ * docs/performance.md ("The AVX-512 grouping"). The Intel choice was
+ * measured on a Xeon with the compiled kernels only; for the generated
+ * ones it rests on llvm-mca 16's Intel models (bench/qemu/mca-x86.sh, the
+ * table in the same section): an x8 call costs 1.15 x4 calls on the
+ * Skylake-server and Ice Lake models (every -mcpu from skylake-avx512 to
+ * graniterapids), below two x4 calls as the rule needs. */
 #define X86_KECCAK_AVX512(nm, x8min)                                          \
     {                                                                         \
         .name = nm, .f1600 = mlkem_keccak_f1600_bmi,                          \

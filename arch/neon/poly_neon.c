@@ -63,39 +63,62 @@
     ((int16_t)((p) >= 0 ? ((p) * 65536 + Q) / (2 * Q)                         \
                         : -((-(p) * 65536 + Q) / (2 * Q))))
 
-/* Zetas 1 .. 31 (layers len = 128 .. 8 and their inverses), one per block:
- * zs[i] = zeta^BitRev7(i) mod q, centred; zs_t its twisted form. */
-#define ZS(i, v) [(i)] = PL(v),
-#define ZS_T(i, v) [(i)] = TW(PL(v)),
-static const int16_t zs[32] = {MLKEM_ZETAS_0_15(ZS) MLKEM_ZETAS_16_31(ZS)};
-static const int16_t zs_t[32] = {MLKEM_ZETAS_0_15(ZS_T)
-                                     MLKEM_ZETAS_16_31(ZS_T)};
+/* Zetas 1 .. 7 (layers len = 128, 64, 32), lane i holding zeta_i: one q
+ * register each for the plain and the twisted values, multiplied by lane
+ * (MUL / SQRDMULH by element). Lane 0 and entries 8 .. 15 are unused.
+ * NTT^-1 walks the same seven downwards. */
+#define Z7(i, v) [(i)] = PL(v),
+#define Z7_T(i, v) [(i)] = TW(PL(v)),
+static const int16_t z123[16] = {MLKEM_ZETAS_0_15(Z7)};
+static const int16_t z123_t[16] = {MLKEM_ZETAS_0_15(Z7_T)};
 
-/* Per-lane zetas of the in-register layers (see ntt_in_register below):
- *   len = 4: zeta 32 + j (block j of 8 coefficients) in lanes 4j .. 4j + 3;
- *   len = 2: zeta 64 + j (block j of 4) in lanes 2j, 2j + 1;
- * and for NTT^-1, which walks the zetas downwards, block j's zeta 63 - j
- * (len = 4) and 127 - j (len = 2) at the same positions. */
-#define L4(i, v, pos)                                                         \
-    [4 * (pos) + 0] = v, [4 * (pos) + 1] = v, [4 * (pos) + 2] = v,            \
-    [4 * (pos) + 3] = v,
-#define L2(i, v, pos) [2 * (pos) + 0] = v, [2 * (pos) + 1] = v,
-#define F4(i, v) L4(i, PL(v), (i) - 32)
-#define F4_T(i, v) L4(i, TW(PL(v)), (i) - 32)
-#define F2(i, v) L2(i, PL(v), (i) - 64)
-#define F2_T(i, v) L2(i, TW(PL(v)), (i) - 64)
-#define I4(i, v) L4(i, PL(v), 63 - (i))
-#define I4_T(i, v) L4(i, TW(PL(v)), 63 - (i))
-#define I2(i, v) L2(i, PL(v), 127 - (i))
-#define I2_T(i, v) L2(i, TW(PL(v)), 127 - (i))
-static const int16_t ntt_l4[128] = {MLKEM_ZETAS_32_63(F4)};
-static const int16_t ntt_l4_t[128] = {MLKEM_ZETAS_32_63(F4_T)};
-static const int16_t ntt_l2[128] = {MLKEM_ZETAS_64_127(F2)};
-static const int16_t ntt_l2_t[128] = {MLKEM_ZETAS_64_127(F2_T)};
-static const int16_t inv_l4[128] = {MLKEM_ZETAS_32_63(I4)};
-static const int16_t inv_l4_t[128] = {MLKEM_ZETAS_32_63(I4_T)};
-static const int16_t inv_l2[128] = {MLKEM_ZETAS_64_127(I2)};
-static const int16_t inv_l2_t[128] = {MLKEM_ZETAS_64_127(I2_T)};
+/*
+ * The zetas of layers len = 16 .. 2 for one block of 32 coefficients b
+ * (b = 0 .. 7): seven q registers, 56 int16_t, loaded by one LD1 of four
+ * registers and one of three:
+ *   register 0, by lane: (z, z') of the len = 16 block b in lanes 0, 1,
+ *     of the len = 8 blocks 2b and 2b + 1 in lanes 2, 3 and 4, 5;
+ *   registers 1, 2: z, z' of the len = 4 layer in the transposed layout
+ *     (transpose4 below): block 4b + s's zeta in both lanes of slot s;
+ *   registers 3, 4 and 5, 6: z, z' of the len = 2 layer for the register
+ *     pairs (t0, t1) and (t2, t3): blocks 8b + 2s and 8b + 2s + 1 in slot s.
+ * The NTT uses zeta_{8 + j} for block j of len = 16 (16 + j, 32 + j, 64 + j
+ * for len = 8, 4, 2); NTT^-1 (Algorithm 10: k walks down) zeta_{15 - j}
+ * (31 - j, 63 - j, 127 - j). Both tables are filled from kem/zetas.h by
+ * designated initializers: zeta i goes to block j's position; zetas 0 .. 7
+ * (not used by these layers) land in the 16 spare entries at the end.
+ */
+#define BLK 56
+#define P16(j, z, t)                                                          \
+    [(j) >= 0 && (j) < 8 ? BLK * (j) : BLK * 8 + 2 * (((j) + 8) % 8)] = z,    \
+    [(j) >= 0 && (j) < 8 ? BLK * (j) + 1 : BLK * 8 + 2 * (((j) + 8) % 8) + 1] = t,
+#define P8(j, z, t)                                                           \
+    [BLK * ((j) / 2) + 2 + 2 * ((j) % 2)] = z,                                \
+    [BLK * ((j) / 2) + 3 + 2 * ((j) % 2)] = t,
+#define P4(j, z, t)                                                           \
+    [BLK * ((j) / 4) + 8 + 2 * ((j) % 4)] = z,                                \
+    [BLK * ((j) / 4) + 9 + 2 * ((j) % 4)] = z,                                \
+    [BLK * ((j) / 4) + 16 + 2 * ((j) % 4)] = t,                               \
+    [BLK * ((j) / 4) + 17 + 2 * ((j) % 4)] = t,
+#define P2(j, z, t)                                                           \
+    [BLK * ((j) / 8) + 24 + 16 * ((j) % 2) + (j) % 8 / 2 * 2] = z,            \
+    [BLK * ((j) / 8) + 25 + 16 * ((j) % 2) + (j) % 8 / 2 * 2] = z,            \
+    [BLK * ((j) / 8) + 32 + 16 * ((j) % 2) + (j) % 8 / 2 * 2] = t,            \
+    [BLK * ((j) / 8) + 33 + 16 * ((j) % 2) + (j) % 8 / 2 * 2] = t,
+#define F16(i, v) P16((i) - 8, PL(v), TW(PL(v)))
+#define F8(i, v) P8((i) - 16, PL(v), TW(PL(v)))
+#define F4(i, v) P4((i) - 32, PL(v), TW(PL(v)))
+#define F2(i, v) P2((i) - 64, PL(v), TW(PL(v)))
+#define I16(i, v) P16(15 - (i), PL(v), TW(PL(v)))
+#define I8(i, v) P8(31 - (i), PL(v), TW(PL(v)))
+#define I4(i, v) P4(63 - (i), PL(v), TW(PL(v)))
+#define I2(i, v) P2(127 - (i), PL(v), TW(PL(v)))
+static const int16_t ntt_blk[BLK * 8 + 16] = {
+    MLKEM_ZETAS_0_15(F16) MLKEM_ZETAS_16_31(F8) MLKEM_ZETAS_32_63(F4)
+        MLKEM_ZETAS_64_127(F2)};
+static const int16_t inv_blk[BLK * 8 + 16] = {
+    MLKEM_ZETAS_0_15(I16) MLKEM_ZETAS_16_31(I8) MLKEM_ZETAS_32_63(I4)
+        MLKEM_ZETAS_64_127(I2)};
 
 /* Algorithm 11's gamma_p = zeta^(2 BitRev7(p) + 1) = +zeta_{64 + p/2} for
  * even p, -zeta_{64 + p/2} for odd p (plain, centred), and twisted. */
@@ -131,6 +154,21 @@ static MLKEM_ALWAYS_INLINE int16x8_t barmul_n(int16x8_t a, int16_t z,
     return vmlsq_n_s16(vmulq_n_s16(a, z), t, Q);
 }
 
+/* The same with z, z' in lanes iz, it of registers (MUL / SQRDMULH by
+ * element; a macro, since the lanes must be constants). */
+#define BARMUL_LANE(a, z, iz, zt, it)                                         \
+    vmlsq_n_s16(vmulq_laneq_s16(a, z, iz), vqrdmulhq_laneq_s16(a, zt, it), Q)
+
+/* A table register the compiler may not see through or hoist: without it
+ * gcc turns the by-element multiplications by the loop-invariant z123 into
+ * one DUP'ed register per zeta, hoisted out of the loop, and spills them.
+ * An empty asm, as kem/ct.h's value barrier; no instruction is emitted. */
+static MLKEM_ALWAYS_INLINE int16x8_t opaque(int16x8_t x)
+{
+    __asm__ volatile("" : "+w"(x));
+    return x;
+}
+
 /* Barrett reduction: a mod q, centred, |result| <= (q-1)/2. */
 static MLKEM_ALWAYS_INLINE int16x8_t barrett(int16x8_t a)
 {
@@ -138,138 +176,188 @@ static MLKEM_ALWAYS_INLINE int16x8_t barrett(int16x8_t a)
     return vmlsq_n_s16(a, t, Q);
 }
 
-/* Cooley-Tukey butterfly (Algorithm 9 lines 8-9): (a, b) <- (a + zb, a - zb). */
+/* Cooley-Tukey butterfly (Algorithm 9 lines 8-9): (a, b) <- (a + zb, a - zb),
+ * with z, z' from lane i of (z, zt) (CT_L), lanes i, i + 1 of one register
+ * (CT_P), or per lane (CT_V). */
 #define CT(a, b, zmul)                                                        \
     do {                                                                      \
         const int16x8_t t_ = zmul;                                            \
         b = vsubq_s16(a, t_);                                                 \
         a = vaddq_s16(a, t_);                                                 \
     } while (0)
-#define CT_N(a, b, i) CT(a, b, barmul_n(b, zs[i], zs_t[i]))
+#define CT_L(a, b, z, zt, i) CT(a, b, BARMUL_LANE(b, z, i, zt, i))
+#define CT_P(a, b, zz, i) CT(a, b, BARMUL_LANE(b, zz, i, zz, (i) + 1))
 #define CT_V(a, b, z, zt) CT(a, b, barmul(b, z, zt))
 
 /* Gentleman-Sande butterfly (Algorithm 10 lines 8-9):
  * (a, b) <- (a + b, z (b - a)). */
-#define GS_N(a, b, i)                                                         \
+#define GS(a, b, zmul_of_d)                                                   \
     do {                                                                      \
         const int16x8_t d_ = vsubq_s16(b, a);                                 \
         a = vaddq_s16(a, b);                                                  \
-        b = barmul_n(d_, zs[i], zs_t[i]);                                     \
+        b = zmul_of_d;                                                        \
     } while (0)
-#define GS_V(a, b, z, zt)                                                     \
-    do {                                                                      \
-        const int16x8_t d_ = vsubq_s16(b, a);                                 \
-        a = vaddq_s16(a, b);                                                  \
-        b = barmul(d_, z, zt);                                                \
-    } while (0)
+#define GS_L(a, b, z, zt, i) GS(a, b, BARMUL_LANE(d_, z, i, zt, i))
+#define GS_P(a, b, zz, i) GS(a, b, BARMUL_LANE(d_, zz, i, zz, (i) + 1))
+#define GS_V(a, b, z, zt) GS(a, b, barmul(d_, z, zt))
 
-/* Transposes for the layers with span 4 and 2, which pair coefficients
- * inside one 8-lane register. From two registers w0, w1 (coefficients
- * 0-7 and 8-15 of a block of 16):
- *   zip64: X = [w0 0-3, w1 0-3], Y = [w0 4-7, w1 4-7]  (span-4 partners);
- *   trn32 of X, Y: P = [w0 0,1, w0 4,5, w1 0,1, w1 4,5],
- *                  Q = [w0 2,3, w0 6,7, w1 2,3, w1 6,7] (span-2 partners);
- * and trn32 of P, Q gives X, Y back, zip64 of X, Y gives w0, w1. */
-static MLKEM_ALWAYS_INLINE void zip64(int16x8_t *x, int16x8_t *y, int16x8_t a,
-                                      int16x8_t b)
+/* The 4 x 4 transpose of 32-bit slots (coefficient pairs) of w0 .. w3:
+ * slot s of t_j = slot j of w_s. Applied to 32 consecutive coefficients
+ * (w_s = coefficients 8s .. 8s + 7), t_j holds coefficients 8s + 2j and
+ * 8s + 2j + 1 in slot s: the partners of the len = 4 layer are t_j, t_{j+2}
+ * and those of len = 2 are t_j, t_{j+1}, each in the same lanes. This is
+ * the layout LD4 / ST4 of 32-bit elements give, so the transposed block is
+ * stored (and NTT^-1's loaded) with one ST4 (LD4) and no transpose back. */
+static MLKEM_ALWAYS_INLINE int32x4x4_t transpose4(int16x8_t w0, int16x8_t w1,
+                                                  int16x8_t w2, int16x8_t w3)
 {
-    const int64x2_t a64 = vreinterpretq_s64_s16(a);
-    const int64x2_t b64 = vreinterpretq_s64_s16(b);
-    *x = vreinterpretq_s16_s64(vzip1q_s64(a64, b64));
-    *y = vreinterpretq_s16_s64(vzip2q_s64(a64, b64));
+    const int32x4_t a0 = vtrn1q_s32(vreinterpretq_s32_s16(w0),
+                                    vreinterpretq_s32_s16(w1));
+    const int32x4_t a1 = vtrn2q_s32(vreinterpretq_s32_s16(w0),
+                                    vreinterpretq_s32_s16(w1));
+    const int32x4_t a2 = vtrn1q_s32(vreinterpretq_s32_s16(w2),
+                                    vreinterpretq_s32_s16(w3));
+    const int32x4_t a3 = vtrn2q_s32(vreinterpretq_s32_s16(w2),
+                                    vreinterpretq_s32_s16(w3));
+    int32x4x4_t t;
+    t.val[0] = vreinterpretq_s32_s64(vtrn1q_s64(vreinterpretq_s64_s32(a0),
+                                                vreinterpretq_s64_s32(a2)));
+    t.val[1] = vreinterpretq_s32_s64(vtrn1q_s64(vreinterpretq_s64_s32(a1),
+                                                vreinterpretq_s64_s32(a3)));
+    t.val[2] = vreinterpretq_s32_s64(vtrn2q_s64(vreinterpretq_s64_s32(a0),
+                                                vreinterpretq_s64_s32(a2)));
+    t.val[3] = vreinterpretq_s32_s64(vtrn2q_s64(vreinterpretq_s64_s32(a1),
+                                                vreinterpretq_s64_s32(a3)));
+    return t;
 }
 
-static MLKEM_ALWAYS_INLINE void trn32(int16x8_t *x, int16x8_t *y, int16x8_t a,
-                                      int16x8_t b)
-{
-    const int32x4_t a32 = vreinterpretq_s32_s16(a);
-    const int32x4_t b32 = vreinterpretq_s32_s16(b);
-    *x = vreinterpretq_s16_s32(vtrn1q_s32(a32, b32));
-    *y = vreinterpretq_s16_s32(vtrn2q_s32(a32, b32));
-}
+#define S16(x) vreinterpretq_s16_s32(x)
+#define S32(x) vreinterpretq_s32_s16(x)
 
 /* ---- NTT ------------------------------------------------------------------ */
-
-/* Layers len = 4 and len = 2 of Algorithm 9 on the 16 coefficients
- * 16 m .. 16 m + 15 in w0, w1: their two blocks of 8 are blocks 2m, 2m + 1
- * of the len = 4 layer (zetas at entries 4 (2m) .. of ntt_l4) and their
- * four blocks of 4 are blocks 4m .. 4m + 3 of the len = 2 layer (entries
- * 2 (4m) .. of ntt_l2): both start at `at` = 8 m, and the lanes line up
- * with X / Y and P / Q of the transposes above. */
-static MLKEM_ALWAYS_INLINE void ntt_in_register(int16x8_t *w0, int16x8_t *w1,
-                                                unsigned at)
-{
-    int16x8_t x, y, p, q;
-    zip64(&x, &y, *w0, *w1);
-    CT_V(x, y, vld1q_s16(ntt_l4 + at), vld1q_s16(ntt_l4_t + at));
-    trn32(&p, &q, x, y);
-    CT_V(p, q, vld1q_s16(ntt_l2 + at), vld1q_s16(ntt_l2_t + at));
-    trn32(&x, &y, p, q);
-    zip64(w0, w1, x, y);
-}
 
 /*
  * Implements FIPS 203, Algorithm 9 (NTT), in place, spec order.
  * Input |r_i| < q; output |r_i| < 8q: every layer adds a product of
  * magnitude < q (barmul) to values below (layer + 1) q, so after 7 layers
  * < 8q = 26,632 < 2^15.
- * Pass 1, layers len = 128, 64, 32: column c holds the registers of
- * coefficients 8c + 32k (k = 0..7); the partners are k + 4, k + 2, k + 1.
- * Pass 2, per block of 32 coefficients b (registers w0..w3): len = 16
- * (w0, w2), (w1, w3); len = 8 (w0, w1), (w2, w3); then len = 4 and 2
- * inside registers.
+ * Pass 1, layers len = 128, 64, 32, two columns at a time: for h = 0, 1,
+ * register k of a (b) holds coefficients 32k + 16h .. + 7 (+ 8 .. + 15),
+ * loaded together by one LD1 of two registers; the partners are k + 4,
+ * k + 2, k + 1.
+ * Pass 2, per block of 32 coefficients (LD1 of four registers w0 .. w3):
+ * len = 16 (w0, w2), (w1, w3); len = 8 (w0, w1), (w2, w3); transpose4;
+ * len = 4 (t0, t2), (t1, t3); len = 2 (t0, t1), (t2, t3); one ST4 writes
+ * the block back in spec order.
  */
 void mlkem_ntt_neon(int16_t r[256])
 {
-    for (unsigned c = 0; c < 4; c++) {
-        int16x8_t v[8];
-        for (unsigned k = 0; k < 8; k++)
-            v[k] = vld1q_s16(r + 8 * c + 32 * k);
-        for (unsigned k = 0; k < 4; k++)
-            CT_N(v[k], v[k + 4], 1);
-        CT_N(v[0], v[2], 2);
-        CT_N(v[1], v[3], 2);
-        CT_N(v[4], v[6], 3);
-        CT_N(v[5], v[7], 3);
-        CT_N(v[0], v[1], 4);
-        CT_N(v[2], v[3], 5);
-        CT_N(v[4], v[5], 6);
-        CT_N(v[6], v[7], 7);
-        for (unsigned k = 0; k < 8; k++)
-            vst1q_s16(r + 8 * c + 32 * k, v[k]);
+    for (unsigned h = 0; h < 2; h++) {
+        const int16x8_t z = opaque(vld1q_s16(z123));
+        const int16x8_t zt = opaque(vld1q_s16(z123_t));
+        int16x8_t a[8], b[8];
+        for (unsigned k = 0; k < 8; k++) {
+            a[k] = vld1q_s16(r + 32 * k + 16 * h);
+            b[k] = vld1q_s16(r + 32 * k + 16 * h + 8);
+        }
+#define NTT123(v)                                                             \
+    do {                                                                      \
+        CT_L(v[0], v[4], z, zt, 1);                                           \
+        CT_L(v[1], v[5], z, zt, 1);                                           \
+        CT_L(v[2], v[6], z, zt, 1);                                           \
+        CT_L(v[3], v[7], z, zt, 1);                                           \
+        CT_L(v[0], v[2], z, zt, 2);                                           \
+        CT_L(v[1], v[3], z, zt, 2);                                           \
+        CT_L(v[4], v[6], z, zt, 3);                                           \
+        CT_L(v[5], v[7], z, zt, 3);                                           \
+        CT_L(v[0], v[1], z, zt, 4);                                           \
+        CT_L(v[2], v[3], z, zt, 5);                                           \
+        CT_L(v[4], v[5], z, zt, 6);                                           \
+        CT_L(v[6], v[7], z, zt, 7);                                           \
+    } while (0)
+        NTT123(a);
+        NTT123(b);
+#undef NTT123
+        for (unsigned k = 0; k < 8; k++) {
+            vst1q_s16(r + 32 * k + 16 * h, a[k]);
+            vst1q_s16(r + 32 * k + 16 * h + 8, b[k]);
+        }
     }
-    for (unsigned b = 0; b < 8; b++) {
-        int16_t *p = r + 32 * b;
-        int16x8_t w0 = vld1q_s16(p), w1 = vld1q_s16(p + 8);
-        int16x8_t w2 = vld1q_s16(p + 16), w3 = vld1q_s16(p + 24);
-        CT_N(w0, w2, 8 + b);
-        CT_N(w1, w3, 8 + b);
-        CT_N(w0, w1, 16 + 2 * b);
-        CT_N(w2, w3, 17 + 2 * b);
-        ntt_in_register(&w0, &w1, 16 * b);     /* m = 2b */
-        ntt_in_register(&w2, &w3, 16 * b + 8); /* m = 2b + 1 */
-        vst1q_s16(p, w0);
-        vst1q_s16(p + 8, w1);
-        vst1q_s16(p + 16, w2);
-        vst1q_s16(p + 24, w3);
+    for (unsigned blk = 0; blk < 8; blk++) {
+        int16_t *p = r + 32 * blk;
+        const int16x8x4_t za = vld1q_s16_x4(ntt_blk + BLK * blk);
+        const int16x8x3_t zb = vld1q_s16_x3(ntt_blk + BLK * blk + 32);
+        const int16x8_t z45 = za.val[0];
+        int16x8x4_t w = vld1q_s16_x4(p);
+        CT_P(w.val[0], w.val[2], z45, 0);
+        CT_P(w.val[1], w.val[3], z45, 0);
+        CT_P(w.val[0], w.val[1], z45, 2);
+        CT_P(w.val[2], w.val[3], z45, 4);
+        int32x4x4_t t = transpose4(w.val[0], w.val[1], w.val[2], w.val[3]);
+        int16x8_t t0 = S16(t.val[0]), t1 = S16(t.val[1]);
+        int16x8_t t2 = S16(t.val[2]), t3 = S16(t.val[3]);
+        CT_V(t0, t2, za.val[1], za.val[2]);
+        CT_V(t1, t3, za.val[1], za.val[2]);
+        CT_V(t0, t1, za.val[3], zb.val[0]);
+        CT_V(t2, t3, zb.val[1], zb.val[2]);
+        t.val[0] = S32(t0);
+        t.val[1] = S32(t1);
+        t.val[2] = S32(t2);
+        t.val[3] = S32(t3);
+        vst4q_s32((int32_t *)(void *)p, t);
     }
 }
 
 /* ---- NTT^-1 --------------------------------------------------------------- */
 
-/* Layers len = 2 and len = 4 of Algorithm 10 inside w0, w1 (the mirror
- * image of ntt_in_register; inv_l2 / inv_l4 hold block j's zeta at the
- * position where ntt_l2 / ntt_l4 hold block j's). */
-static MLKEM_ALWAYS_INLINE void ntt_inv_in_register(int16x8_t *w0,
-                                                    int16x8_t *w1, unsigned at)
+/* Layers len = 32, 64, 128 of Algorithm 10 on column c of the polynomial
+ * (register k: coefficients 32k + 8c .. + 7), with line 14's factor in the
+ * last layer: its sums are multiplied by f, its differences by zeta_1 f.
+ * `reduce` (a constant after inlining) names the Barrett reductions the
+ * column needs, from the bounds of mlkem_ntt_inv_neon's first pass:
+ * 2 = every register on entry, 1 = register 0 after len = 32, 0 = none. */
+static MLKEM_ALWAYS_INLINE void ntt_inv_column(int16x8_t v[8], int16x8_t z,
+                                               int16x8_t zt,
+                                               const unsigned reduce)
 {
-    int16x8_t x, y, p, q;
-    zip64(&x, &y, *w0, *w1);
-    trn32(&p, &q, x, y);
-    GS_V(p, q, vld1q_s16(inv_l2 + at), vld1q_s16(inv_l2_t + at));
-    trn32(&x, &y, p, q);
-    GS_V(x, y, vld1q_s16(inv_l4 + at), vld1q_s16(inv_l4_t + at));
-    zip64(w0, w1, x, y);
+    if (reduce == 2)
+        for (unsigned k = 0; k < 8; k++)
+            v[k] = barrett(v[k]);
+    GS_L(v[0], v[1], z, zt, 7);
+    GS_L(v[2], v[3], z, zt, 6);
+    GS_L(v[4], v[5], z, zt, 5);
+    GS_L(v[6], v[7], z, zt, 4);
+    if (reduce == 1)
+        v[0] = barrett(v[0]);
+    GS_L(v[0], v[2], z, zt, 3);
+    GS_L(v[1], v[3], z, zt, 3);
+    GS_L(v[4], v[6], z, zt, 2);
+    GS_L(v[5], v[7], z, zt, 2);
+    for (unsigned k = 0; k < 4; k++) {
+        const int16x8_t s = vaddq_s16(v[k], v[k + 4]);
+        const int16x8_t d = vsubq_s16(v[k + 4], v[k]);
+        v[k] = barmul_n(s, INV_F, TW(INV_F));
+        v[k + 4] = barmul_n(d, INV_ZF, TW(INV_ZF));
+    }
+}
+
+/* Columns 2h and 2h + 1 (16 registers, LDP / STP). */
+static MLKEM_ALWAYS_INLINE void ntt_inv_columns(int16_t r[256],
+                                                const unsigned h)
+{
+    const int16x8_t z = opaque(vld1q_s16(z123));
+    const int16x8_t zt = opaque(vld1q_s16(z123_t));
+    int16x8_t a[8], b[8];
+    for (unsigned k = 0; k < 8; k++) {
+        a[k] = vld1q_s16(r + 32 * k + 16 * h);
+        b[k] = vld1q_s16(r + 32 * k + 16 * h + 8);
+    }
+    ntt_inv_column(a, z, zt, h == 0 ? 2 : 0);
+    ntt_inv_column(b, z, zt, h == 0 ? 1 : 0);
+    for (unsigned k = 0; k < 8; k++) {
+        vst1q_s16(r + 32 * k + 16 * h, a[k]);
+        vst1q_s16(r + 32 * k + 16 * h + 8, b[k]);
+    }
 }
 
 /*
@@ -277,52 +365,57 @@ static MLKEM_ALWAYS_INLINE void ntt_inv_in_register(int16x8_t *w0,
  * line 14's factor 1/128 replaced by 2^16 / 128 (kem/poly_kernels.h: the
  * result carries 2^16, which cancels MultiplyNTTs' 2^-16).
  * Input: any int16_t. Output |r_i| < q.
- * Bounds: products are always < q in magnitude (barmul); sums double.
- * Pass 1 (per block of 32, layers len = 2, 4, 8, 16) starts from Barrett-
- * reduced values (<= 1664): sums reach 3328, 6656, 13,312, 26,624 < 2^15
- * (the differences fed to barmul are bounded the same way). Pass 2 (per
- * column, layers len = 32, 64, 128) Barrett-reduces again on load: 3328,
- * 6656, then the last layer multiplies its sums (<= 13,312) by f and its
- * differences by zeta_1 f, so every output is a barmul result, |.| < q.
+ * Pass 1, per block of 32 coefficients: LD4 of 32-bit elements loads the
+ * transposed layout (transpose4), Barrett-reduced (<= 1664); len = 2
+ * (t0, t1), (t2, t3); len = 4 (t0, t2), (t1, t3); transpose4 back to
+ * w0 .. w3 (coefficients 8s .. 8s + 7); len = 8 (w0, w1), (w2, w3);
+ * len = 16 (w0, w2), (w1, w3).
+ * Pass 2, layers len = 32, 64, 128, two columns at a time as in the NTT.
+ * Bounds. A sum is at most the sum of its operands' bounds; a product
+ * (barmul) is below q for any input, and below B(A) for inputs |a| <= A,
+ * with B(1664) = 1738, B(3328) = 1823, B(6656) = 1984, B(13312) = 2314,
+ * B(26624) = 2976 (the maximum over every zeta used and every such a,
+ * computed exhaustively). Tracked per coefficient from 1664 after the
+ * first reduction: pass 1 ends with |.| <= 16 * 1664 = 26,624 in column 0
+ * (coefficients 0 .. 7 of each block), 4,628 in column 1, 2,976 and 1,882
+ * in columns 2 and 3. Column 0 is reduced again (1664); in column 1 only
+ * register 0 after len = 32 (its sum would otherwise reach 4 * 4,628 and
+ * the last layer's 8 * 4,628 > 2^15). With these the largest value pass 2
+ * computes (a sum or difference of its last layer) is 29,432 < 2^15, and
+ * every output is a barmul result, |.| < q. (The old schedule reduced all
+ * 32 registers before pass 2; these 9 of them are what the bounds need.)
  */
 void mlkem_ntt_inv_neon(int16_t r[256])
 {
-    for (unsigned b = 0; b < 8; b++) {
-        int16_t *p = r + 32 * b;
-        int16x8_t w0 = barrett(vld1q_s16(p)), w1 = barrett(vld1q_s16(p + 8));
-        int16x8_t w2 = barrett(vld1q_s16(p + 16));
-        int16x8_t w3 = barrett(vld1q_s16(p + 24));
-        ntt_inv_in_register(&w0, &w1, 16 * b);
-        ntt_inv_in_register(&w2, &w3, 16 * b + 8);
-        GS_N(w0, w1, 31 - 2 * b);
-        GS_N(w2, w3, 30 - 2 * b);
-        GS_N(w0, w2, 15 - b);
-        GS_N(w1, w3, 15 - b);
+    for (unsigned blk = 0; blk < 8; blk++) {
+        int16_t *p = r + 32 * blk;
+        const int16_t *zp = inv_blk + BLK * blk;
+        const int16x8_t z45 = vld1q_s16(zp);
+        const int16x8_t z4 = vld1q_s16(zp + 8), z4t = vld1q_s16(zp + 16);
+        const int16x8_t z2a = vld1q_s16(zp + 24), z2at = vld1q_s16(zp + 32);
+        const int16x8_t z2b = vld1q_s16(zp + 40), z2bt = vld1q_s16(zp + 48);
+        const int32x4x4_t t = vld4q_s32((const int32_t *)(const void *)p);
+        int16x8_t t0 = barrett(S16(t.val[0])), t1 = barrett(S16(t.val[1]));
+        int16x8_t t2 = barrett(S16(t.val[2])), t3 = barrett(S16(t.val[3]));
+        GS_V(t0, t1, z2a, z2at);
+        GS_V(t2, t3, z2b, z2bt);
+        GS_V(t0, t2, z4, z4t);
+        GS_V(t1, t3, z4, z4t);
+        /* transpose4 is its own inverse */
+        const int32x4x4_t w = transpose4(t0, t1, t2, t3);
+        int16x8_t w0 = S16(w.val[0]), w1 = S16(w.val[1]);
+        int16x8_t w2 = S16(w.val[2]), w3 = S16(w.val[3]);
+        GS_P(w0, w1, z45, 2);
+        GS_P(w2, w3, z45, 4);
+        GS_P(w0, w2, z45, 0);
+        GS_P(w1, w3, z45, 0);
         vst1q_s16(p, w0);
         vst1q_s16(p + 8, w1);
         vst1q_s16(p + 16, w2);
         vst1q_s16(p + 24, w3);
     }
-    for (unsigned c = 0; c < 4; c++) {
-        int16x8_t v[8];
-        for (unsigned k = 0; k < 8; k++)
-            v[k] = barrett(vld1q_s16(r + 8 * c + 32 * k));
-        GS_N(v[0], v[1], 7);
-        GS_N(v[2], v[3], 6);
-        GS_N(v[4], v[5], 5);
-        GS_N(v[6], v[7], 4);
-        GS_N(v[0], v[2], 3);
-        GS_N(v[1], v[3], 3);
-        GS_N(v[4], v[6], 2);
-        GS_N(v[5], v[7], 2);
-        for (unsigned k = 0; k < 4; k++) {
-            const int16x8_t a = v[k], d = vsubq_s16(v[k + 4], a);
-            v[k] = barmul_n(vaddq_s16(a, v[k + 4]), INV_F, TW(INV_F));
-            v[k + 4] = barmul_n(d, INV_ZF, TW(INV_ZF));
-        }
-        for (unsigned k = 0; k < 8; k++)
-            vst1q_s16(r + 8 * c + 32 * k, v[k]);
-    }
+    ntt_inv_columns(r, 0);
+    ntt_inv_columns(r, 1);
 }
 
 /* ---- MultiplyNTTs --------------------------------------------------------- */
