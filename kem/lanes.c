@@ -546,6 +546,14 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
             run_single(e, e->queue[e->head++], 0, 0);
         return 1;
     }
+    /* a fed instalment (but the last) with all its blocks in leaves its
+     * lane, which a queued job can take in the same call */
+    if (e->fed_busy)
+        for (unsigned l = 0; l < e->width; l++) {
+            mlkem_job *j = e->lane[l];
+            if (j != NULL && j->save != NULL && j->absorbed == j->len0)
+                lane_save(e, l, j);
+        }
     for (unsigned l = 0; l < e->width && e->head < e->tail; l++) {
         if (e->lane[l] != NULL)
             continue;
@@ -553,14 +561,6 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
             lane_clear(e, l);
         lane_start(e, l, e->queue[e->head++]);
     }
-    /* a fed instalment (but the last) with all its blocks in leaves its
-     * lane */
-    if (e->fed_busy)
-        for (unsigned l = 0; l < e->width; l++) {
-            mlkem_job *j = e->lane[l];
-            if (j != NULL && j->save != NULL && j->absorbed == j->len0)
-                lane_save(e, l, j);
-        }
     if (e->busy < x4_min)
         return 1;
     if (e->width == 8 && e->busy < x8_min && e->busy <= 4) {
