@@ -37,6 +37,7 @@ static void job_bytes(mlkem_job *j, unsigned rate, uint8_t ds, uint8_t *out,
                       const uint8_t *in1, size_t len1)
 {
     j->kind = MLKEM_JOB_BYTES;
+    j->padded = 0;
     j->poly = NULL;
     j->eta = 0;
     j->fed = NULL;
@@ -88,8 +89,11 @@ void mlkem_job_sample_ntt(mlkem_job *j, int16_t r[256], const uint8_t rho[32],
     job_bytes(j, MLKEM_SHAKE128_RATE, 0x1f, NULL, 0, rho, 32, j->suffix, 2);
     j->kind = MLKEM_JOB_SAMPLE_NTT;
     j->poly = r;
+    memset(j->suffix, 0, sizeof(j->suffix));
     j->suffix[0] = b0;
     j->suffix[1] = b1;
+    j->suffix[2] = 0x1f;
+    j->padded = 1;
 }
 
 void mlkem_job_cbd(mlkem_job *j, int16_t r[256], const uint8_t s[32],
@@ -99,7 +103,10 @@ void mlkem_job_cbd(mlkem_job *j, int16_t r[256], const uint8_t s[32],
     j->kind = MLKEM_JOB_CBD;
     j->poly = r;
     j->eta = eta;
+    memset(j->suffix, 0, sizeof(j->suffix));
     j->suffix[0] = b;
+    j->suffix[1] = 0x1f;
+    j->padded = 1;
 }
 
 /* ---- Lanes of the parallel state ------------------------------------------ */
@@ -381,18 +388,32 @@ static void step(mlkem_lanes *e)
             lane_xor_input(e, l, j, 0, j->rate);
             j->absorbed += j->rate;
         } else {
-            const uint8_t last = 0x80;
-            lane_xor_input(e, l, j, 0, left);
-            lane_xor(e, l, (unsigned)left, &j->dsbyte, 1);
-            lane_xor(e, l, j->rate - 1, &last, 1);
+            /* the last block: the rest of the input, the domain byte and
+             * pad10*1's final bit (in the last lane of the block, XORed as
+             * a whole lane) */
+            static const uint8_t last[8] = {0, 0, 0, 0, 0, 0, 0, 0x80};
+            if (j->padded && j->absorbed == 0) {
+                /* in0 then the suffix lane, which holds the domain byte */
+                lane_xor(e, l, 0, j->in0, j->len0);
+                lane_xor(e, l, (unsigned)j->len0, j->suffix,
+                         sizeof(j->suffix));
+            } else {
+                lane_xor_input(e, l, j, 0, left);
+                lane_xor(e, l, (unsigned)left, &j->dsbyte, 1);
+            }
+            lane_xor(e, l, j->rate - 8, last, sizeof(last));
             j->absorbed += left;
             j->squeezing = 1;
         }
     }
-    if (e->width == 8)
+    if (e->width == 8) {
         e->kk->x8_permute(&e->st.x8);
-    else
-        e->kk->x4_permute(&e->st.x4);
+    } else {
+        unsigned busy = 0;
+        for (unsigned l = 0; l < 4; l++)
+            busy |= (e->lane[l] != NULL ? 1u : 0u) << l;
+        e->kk->x4_permute_lanes(&e->st.x4, busy);
+    }
     /* the permutation also scrambled the idle lanes */
     memset(e->dirty, 1, sizeof(e->dirty));
     /* SampleNTT lanes of an x4 state: one call of the set's fused slot,

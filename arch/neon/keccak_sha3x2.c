@@ -94,6 +94,16 @@ void mlkem_keccak_x4_permute_sha3x2(mlkem_keccak_x4 *st)
     x2_permute(st->s + 50);
 }
 
+/* Only the pairs with a listed state (the mask is the scheduler's, public):
+ * a pair of idle lanes costs nothing. */
+void mlkem_keccak_x4_permute_lanes_sha3x2(mlkem_keccak_x4 *st, unsigned lanes)
+{
+    if (lanes & 3u)
+        x2_permute(st->s);
+    if (lanes & 12u)
+        x2_permute(st->s + 50);
+}
+
 void mlkem_keccak_x8_xor_bytes_sha3x2(mlkem_keccak_x8 *st, unsigned lane,
                                       unsigned offset, const uint8_t *in,
                                       size_t len)
