@@ -364,9 +364,11 @@ static const struct mlkem_arch_backend backend_neon_sha3 = {
  * neon-sha3x2 (keccak_sha3x2.c, sampling_neon.c): every state in NEON
  * registers with the SHA3 instructions, two at a time (an x4 call is two x2
  * permutations, an x8 four); the single state in SHA3 instructions too.
- * x4_min 3: a pair of streams costs about what two single states do (x2
- * 1,874 instructions, x1 1,898), and x4_min 2 measured the same (ML-KEM-768
- * K+E+D 315,586 against 315,439 instructions). It runs wherever
+ * x4_min 2: its x4_permute_lanes permutes only the pairs that hold a busy
+ * lane, so two streams cost one x2 call (1,874 instructions) where two
+ * single states cost 3,796 (x1 1,898); one stream stays on a single state
+ * (x4_min 1 measured 301,814 instructions ML-KEM-768 K+E+D against 298,421
+ * for 2; x4_min 3 gave 302,308). It runs wherever
  * neon-sha3 runs (MLKEM_BACKEND forces it, every suite tests it), but is
  * the default only on the cores below, which issue EOR3 / RAX1 / XAR / BCAX
  * on every vector pipe, so the pure-vector permutation outruns the hybrid,
