@@ -37,7 +37,6 @@ static void job_bytes(mlkem_job *j, unsigned rate, uint8_t ds, uint8_t *out,
                       const uint8_t *in1, size_t len1)
 {
     j->kind = MLKEM_JOB_BYTES;
-    j->padded = 0;
     j->poly = NULL;
     j->eta = 0;
     j->fed = NULL;
@@ -89,11 +88,8 @@ void mlkem_job_sample_ntt(mlkem_job *j, int16_t r[256], const uint8_t rho[32],
     job_bytes(j, MLKEM_SHAKE128_RATE, 0x1f, NULL, 0, rho, 32, j->suffix, 2);
     j->kind = MLKEM_JOB_SAMPLE_NTT;
     j->poly = r;
-    memset(j->suffix, 0, sizeof(j->suffix));
     j->suffix[0] = b0;
     j->suffix[1] = b1;
-    j->suffix[2] = 0x1f;
-    j->padded = 1;
 }
 
 void mlkem_job_cbd(mlkem_job *j, int16_t r[256], const uint8_t s[32],
@@ -103,10 +99,7 @@ void mlkem_job_cbd(mlkem_job *j, int16_t r[256], const uint8_t s[32],
     j->kind = MLKEM_JOB_CBD;
     j->poly = r;
     j->eta = eta;
-    memset(j->suffix, 0, sizeof(j->suffix));
     j->suffix[0] = b;
-    j->suffix[1] = 0x1f;
-    j->padded = 1;
 }
 
 /* ---- Lanes of the parallel state ------------------------------------------ */
@@ -392,11 +385,15 @@ static void step(mlkem_lanes *e)
              * pad10*1's final bit (in the last lane of the block, XORed as
              * a whole lane) */
             static const uint8_t last[8] = {0, 0, 0, 0, 0, 0, 0, 0x80};
-            if (j->padded && j->absorbed == 0) {
-                /* in0 then the suffix lane, which holds the domain byte */
+            if (j->in1 == j->suffix && j->absorbed == 0) {
+                /* a SampleNTT or PRF stream: in0 (rho or the seed), then
+                 * its nonce bytes and the domain byte as one lane */
+                uint8_t t[8] = {0};
+                for (size_t i = 0; i < j->len1; i++)
+                    t[i] = j->suffix[i];
+                t[j->len1] = j->dsbyte;
                 lane_xor(e, l, 0, j->in0, j->len0);
-                lane_xor(e, l, (unsigned)j->len0, j->suffix,
-                         sizeof(j->suffix));
+                lane_xor(e, l, (unsigned)j->len0, t, sizeof(t));
             } else {
                 lane_xor_input(e, l, j, 0, left);
                 lane_xor(e, l, (unsigned)left, &j->dsbyte, 1);

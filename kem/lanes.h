@@ -89,11 +89,7 @@ struct mlkem_job {
     size_t outlen;
     int16_t *poly;        /* MLKEM_JOB_SAMPLE_NTT, MLKEM_JOB_CBD */
     unsigned eta;         /* MLKEM_JOB_CBD */
-    /* Small inputs kept in the job (in1 points here): the nonce bytes, and
-     * for the lanes the domain byte and zeros up to a lane boundary after
-     * them (`padded`: in0 is whole lanes, in1 is this one lane). */
-    uint8_t suffix[8];
-    unsigned padded;
+    uint8_t suffix[2];    /* small inputs kept in the job (in1 points here) */
     /* A fed job (mlkem_job_sha3_256_fed): its whole input, how much of it
      * is ready and how much is absorbed into *fed_state. Each instalment
      * runs as the byte job in0 / len0, started from fed_state (`resume`)
