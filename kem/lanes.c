@@ -21,7 +21,7 @@
  * number of accepted candidates, which is a function of the public rho
  * only; never on secret bytes. Secret stream data lives in the lanes
  * (wiped at the end of a run), in the caller's output buffers, and briefly
- * in a CBD job's block buffer (wiped when the job completes).
+ * in the CBD jobs' block buffers (wiped at the end of the run, once).
  */
 #include "kem/lanes.h"
 
@@ -180,6 +180,7 @@ void mlkem_lanes_init(mlkem_lanes *e, int wide_ok)
     e->fed_busy = 0;
     e->wide_ok = wide_ok;
     e->wide_used = 0;
+    e->prf_bytes = 0;
     state_init(e);
 }
 
@@ -249,7 +250,7 @@ static int take_block(mlkem_lanes *e, mlkem_job *j, uint8_t *buf)
         if (j->produced < 64 * j->eta)
             return 0;
         e->pk->sample_poly_cbd(j->poly, buf, j->eta);
-        mlkem_cleanse(buf, 64 * j->eta);
+        e->prf_bytes = 1; /* wiped by mlkem_lanes_run */
         return 1;
     default: /* MLKEM_JOB_SAMPLE_NTT: public data */
         j->produced += e->pk->sample_ntt_rej(j->poly + j->produced,
@@ -372,9 +373,13 @@ static void lane_save(mlkem_lanes *e, unsigned l, mlkem_job *j)
 /* One parallel call: a block of every busy lane. */
 static void step(mlkem_lanes *e)
 {
+    unsigned busy = 0; /* lanes with a job: the permutation's mask */
     for (unsigned l = 0; l < e->width; l++) {
         mlkem_job *j = e->lane[l];
-        if (j == NULL || j->squeezing)
+        if (j == NULL)
+            continue;
+        busy |= 1u << l;
+        if (j->squeezing)
             continue;
         const size_t left = j->len0 + j->len1 - j->absorbed;
         if (left >= j->rate) {
@@ -403,14 +408,10 @@ static void step(mlkem_lanes *e)
             j->squeezing = 1;
         }
     }
-    if (e->width == 8) {
+    if (e->width == 8)
         e->kk->x8_permute(&e->st.x8);
-    } else {
-        unsigned busy = 0;
-        for (unsigned l = 0; l < 4; l++)
-            busy |= (e->lane[l] != NULL ? 1u : 0u) << l;
+    else
         e->kk->x4_permute_lanes(&e->st.x4, busy);
-    }
     /* the permutation also scrambled the idle lanes */
     memset(e->dirty, 1, sizeof(e->dirty));
     /* SampleNTT lanes of an x4 state: one call of the set's fused slot,
@@ -619,8 +620,10 @@ void mlkem_lanes_wait_all(mlkem_lanes *e, const mlkem_job *jobs, unsigned n)
 void mlkem_lanes_run(mlkem_lanes *e)
 {
     mlkem_lanes_wait(e, NULL);
-    /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
-     * wipes its PRF bytes as it consumes them. */
+    /* The buffers hold SampleNTT blocks (public) and, if a PRF stream
+     * ran, its bytes: wiped here, in one call for the run. */
+    if (e->prf_bytes)
+        mlkem_cleanse(e->buf, sizeof(e->buf));
     if (e->wide_used)
         mlkem_cleanse(&e->st.x8, sizeof(e->st.x8));
     else
