@@ -21,7 +21,7 @@
  * number of accepted candidates, which is a function of the public rho
  * only; never on secret bytes. Secret stream data lives in the lanes
  * (wiped at the end of a run), in the caller's output buffers, and briefly
- * in the CBD jobs' block buffers (wiped at the end of the run, once).
+ * in a CBD job's block buffer (wiped when the job completes).
  */
 #include "kem/lanes.h"
 
@@ -180,7 +180,6 @@ void mlkem_lanes_init(mlkem_lanes *e, int wide_ok)
     e->fed_busy = 0;
     e->wide_ok = wide_ok;
     e->wide_used = 0;
-    e->prf_bytes = 0;
     state_init(e);
 }
 
@@ -250,7 +249,7 @@ static int take_block(mlkem_lanes *e, mlkem_job *j, uint8_t *buf)
         if (j->produced < 64 * j->eta)
             return 0;
         e->pk->sample_poly_cbd(j->poly, buf, j->eta);
-        e->prf_bytes = 1; /* wiped by mlkem_lanes_run */
+        mlkem_cleanse(buf, 64 * j->eta);
         return 1;
     default: /* MLKEM_JOB_SAMPLE_NTT: public data */
         j->produced += e->pk->sample_ntt_rej(j->poly + j->produced,
@@ -480,8 +479,10 @@ static void pack_pairs(mlkem_lanes *e)
         lane_clear(e, to);
     e->kk->x4_xor_bytes(&e->st.x4, to, 0, t, sizeof(t));
     mlkem_cleanse(t, sizeof(t));
-    if (j->kind == MLKEM_JOB_CBD && j->produced != 0)
+    if (j->kind == MLKEM_JOB_CBD && j->produced != 0) {
         memcpy(e->buf[to], e->buf[from], j->produced);
+        mlkem_cleanse(e->buf[from], j->produced); /* PRF bytes */
+    }
     e->dirty[to] = 1;
     e->lane[to] = j;
     e->lane[from] = NULL;
@@ -654,10 +655,8 @@ void mlkem_lanes_wait_all(mlkem_lanes *e, const mlkem_job *jobs, unsigned n)
 void mlkem_lanes_run(mlkem_lanes *e)
 {
     mlkem_lanes_wait(e, NULL);
-    /* The buffers hold SampleNTT blocks (public) and, if a PRF stream
-     * ran, its bytes: wiped here, in one call for the run. */
-    if (e->prf_bytes)
-        mlkem_cleanse(e->buf, sizeof(e->buf));
+    /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
+     * wipes its PRF bytes as it consumes them. */
     if (e->wide_used)
         mlkem_cleanse(&e->st.x8, sizeof(e->st.x8));
     else
