@@ -372,19 +372,37 @@ static void lane_save(mlkem_lanes *e, unsigned l, mlkem_job *j)
 /* One parallel call: a block of every busy lane. */
 static void step(mlkem_lanes *e)
 {
+    unsigned busy = 0; /* lanes with a job: the permutation's mask */
     for (unsigned l = 0; l < e->width; l++) {
         mlkem_job *j = e->lane[l];
-        if (j == NULL || j->squeezing)
+        if (j == NULL)
+            continue;
+        busy |= 1u << l;
+        if (j->squeezing)
             continue;
         const size_t left = j->len0 + j->len1 - j->absorbed;
         if (left >= j->rate) {
             lane_xor_input(e, l, j, 0, j->rate);
             j->absorbed += j->rate;
         } else {
-            const uint8_t last = 0x80;
-            lane_xor_input(e, l, j, 0, left);
-            lane_xor(e, l, (unsigned)left, &j->dsbyte, 1);
-            lane_xor(e, l, j->rate - 1, &last, 1);
+            /* the last block: the rest of the input, the domain byte and
+             * pad10*1's final bit (in the last lane of the block, XORed as
+             * a whole lane) */
+            static const uint8_t last[8] = {0, 0, 0, 0, 0, 0, 0, 0x80};
+            if (j->in1 == j->suffix && j->absorbed == 0) {
+                /* a SampleNTT or PRF stream: in0 (rho or the seed), then
+                 * its nonce bytes and the domain byte as one lane */
+                uint8_t t[8] = {0};
+                for (size_t i = 0; i < j->len1; i++)
+                    t[i] = j->suffix[i];
+                t[j->len1] = j->dsbyte;
+                lane_xor(e, l, 0, j->in0, j->len0);
+                lane_xor(e, l, (unsigned)j->len0, t, sizeof(t));
+            } else {
+                lane_xor_input(e, l, j, 0, left);
+                lane_xor(e, l, (unsigned)left, &j->dsbyte, 1);
+            }
+            lane_xor(e, l, j->rate - 8, last, sizeof(last));
             j->absorbed += left;
             j->squeezing = 1;
         }
@@ -392,7 +410,7 @@ static void step(mlkem_lanes *e)
     if (e->width == 8)
         e->kk->x8_permute(&e->st.x8);
     else
-        e->kk->x4_permute(&e->st.x4);
+        e->kk->x4_permute_lanes(&e->st.x4, busy);
     /* the permutation also scrambled the idle lanes */
     memset(e->dirty, 1, sizeof(e->dirty));
     /* SampleNTT lanes of an x4 state: one call of the set's fused slot,
@@ -434,6 +452,40 @@ static void step(mlkem_lanes *e)
             job_done(e, j);
         }
     }
+}
+
+/* Two busy lanes in different pairs of a set whose pairs are permuted
+ * apart (x4_pairs): the one in pair 1 moves to the idle lane of pair 0
+ * (its state and its output buffer), so the next call permutes one pair
+ * instead of two. The state passes through a local copy, wiped (it may be
+ * a secret stream's). */
+static void pack_pairs(mlkem_lanes *e)
+{
+    unsigned from = 2, to = 0;
+    uint8_t t[200];
+    mlkem_job *j;
+
+    if (e->lane[0] != NULL && e->lane[1] != NULL)
+        return;
+    if (e->lane[2] == NULL && e->lane[3] == NULL)
+        return;
+    if (e->lane[2] == NULL)
+        from = 3;
+    if (e->lane[0] != NULL)
+        to = 1;
+    j = e->lane[from];
+    e->kk->x4_extract_bytes(&e->st.x4, from, 0, t, sizeof(t));
+    if (e->dirty[to])
+        lane_clear(e, to);
+    e->kk->x4_xor_bytes(&e->st.x4, to, 0, t, sizeof(t));
+    mlkem_cleanse(t, sizeof(t));
+    if (j->kind == MLKEM_JOB_CBD && j->produced != 0) {
+        memcpy(e->buf[to], e->buf[from], j->produced);
+        mlkem_cleanse(e->buf[from], j->produced); /* PRF bytes */
+    }
+    e->dirty[to] = 1;
+    e->lane[to] = j;
+    e->lane[from] = NULL;
 }
 
 /* From x8 to x4 states when at most four lanes are busy: the busy lanes'
@@ -546,6 +598,14 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
             run_single(e, e->queue[e->head++], 0, 0);
         return 1;
     }
+    /* a fed instalment (but the last) with all its blocks in leaves its
+     * lane, which a queued job can take in the same call */
+    if (e->fed_busy)
+        for (unsigned l = 0; l < e->width; l++) {
+            mlkem_job *j = e->lane[l];
+            if (j != NULL && j->save != NULL && j->absorbed == j->len0)
+                lane_save(e, l, j);
+        }
     for (unsigned l = 0; l < e->width && e->head < e->tail; l++) {
         if (e->lane[l] != NULL)
             continue;
@@ -553,20 +613,14 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
             lane_clear(e, l);
         lane_start(e, l, e->queue[e->head++]);
     }
-    /* a fed instalment (but the last) with all its blocks in leaves its
-     * lane */
-    if (e->fed_busy)
-        for (unsigned l = 0; l < e->width; l++) {
-            mlkem_job *j = e->lane[l];
-            if (j != NULL && j->save != NULL && j->absorbed == j->len0)
-                lane_save(e, l, j);
-        }
     if (e->busy < x4_min)
         return 1;
     if (e->width == 8 && e->busy < x8_min && e->busy <= 4) {
         narrow(e);
         return 1;
     }
+    if (e->width == 4 && e->busy == 2 && e->kk->x4_pairs)
+        pack_pairs(e);
     step(e);
     return 1;
 }

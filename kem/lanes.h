@@ -57,7 +57,7 @@
  * Input is in0 || in1 (either may be empty); lengths are public, the data
  * may be secret: nothing branches on or indexes by it except the rejection
  * loop, which only ever sees XOF output of the public rho. Every buffer
- * holding stream data is wiped at the end of the run.
+ * holding stream data is wiped at the end of the run (mlkem_lanes_run).
  */
 #ifndef MLKEM_KEM_LANES_H
 #define MLKEM_KEM_LANES_H
