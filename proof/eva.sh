@@ -6,8 +6,11 @@
 #   KERNEL_DIR  where the kernel sources are (default: the repository; the
 #               negative controls point it at a mutated copy)
 #   EVA_EXTRA   more Frama-C options
-#   PROOF_BARRETT_BODY=1  analyse Barrett's body, not its contract (drivers/reduce.c)
+#   PROOF_REDUCE_BODY=1  analyse Barrett's and Montgomery's bodies, not their
+#               contracts (drivers/reduce.c)
 #   PROOF_LOG   where the log goes (default: $NAME.log in the current dir)
+#   PROOF_USE_SPEC  more functions analysed by their contracts, not bodies
+#   PROOF_OUTPUTS   FN=LOCATIONS: the only memory FN may write (below)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -32,9 +35,20 @@ files=("$src"/keccak/keccak_kernels.c "$src"/keccak/keccak_p1600.c
 # of the header's function per file: one per file including kem/reduce.h
 # (ntt.c, poly.c, compress.c). A new includer adds a copy analysed with its
 # body, whose alarms then fail the run: add its name here.
-spec=(-eva-use-spec
-      mlkem_barrett_reduce,mlkem_barrett_reduce_0,mlkem_barrett_reduce_1)
-[[ ${PROOF_BARRETT_BODY:-0} == 1 ]] && spec=()
+# Montgomery's likewise: its strict |r| < q needs the relation between a
+# and t that drivers/reduce.c establishes case by case.
+reduce_spec=mlkem_barrett_reduce,mlkem_barrett_reduce_0,mlkem_barrett_reduce_1
+reduce_spec+=,mlkem_montgomery_reduce,mlkem_montgomery_reduce_0,mlkem_montgomery_reduce_1
+[[ ${PROOF_REDUCE_BODY:-0} == 1 ]] && reduce_spec=
+specs=$reduce_spec
+[[ -n ${PROOF_USE_SPEC:-} ]] && specs=${specs:+$specs,}$PROOF_USE_SPEC
+spec=()
+[[ -n $specs ]] && spec=(-eva-use-spec "$specs")
+# PROOF_OUTPUTS="FN=LOCATIONS": Frama-C's inout analysis (on Eva's
+# results) must find that FN writes exactly LOCATIONS outside its own
+# locals (drivers/perm.c: the permutation's assigns).
+outputs=()
+[[ -n ${PROOF_OUTPUTS:-} ]] && outputs=(-then -out-external -inout-print)
 
 # The options (docs/proofs.md, "Assumptions"): the x86-64 machine model;
 # alarms for signed overflow (default), signed downcasts, invalid shifts
@@ -51,6 +65,7 @@ frama-c -machdep x86_64 \
     ${EVA_EXTRA:-} \
     "${files[@]}" \
     -then -report -report-no-proven -report-no-specialized \
+    "${outputs[@]}" \
     >"$log" 2>&1
 rc=$?
 set -e
@@ -59,16 +74,29 @@ reached=$(grep -c 'Frama_C_show_each_proof_end' "$log" || true)
 # Eva reports each alarm and each annotation it could not prove as an
 # [eva:alarm] message; the report marks the latter "-" (tried, unknown).
 bad='^\[(eva:alarm\]|    -    \] [^D]| *(Alarm|Unknown|Invalid|Partial|Bottom|Inconsistent) *\])'
-# Barrett's ensures, assumed here, is marked "-" when its spec is used:
-# drivers/reduce.c proves it.
+# Barrett's and Montgomery's ensures, assumed here, are marked "-" when
+# their specs are used: drivers/reduce.c proves them.
 skip='^$'
-if [[ ${#spec[@]} -gt 0 ]]; then
-    line=$(grep -n 'ensures -1664 <= \\result <= 1664;' "$src/kem/reduce.h" | cut -d: -f1)
-    skip="Post-condition \(file [^,]*kem/reduce\.h, line $line\)"
+if [[ -n $reduce_spec ]]; then
+    # the line before each definition: the ensures ending its contract
+    lines=$(grep -nE '^static inline int16_t mlkem_(barrett|montgomery)_reduce\(' \
+                 "$src/kem/reduce.h" | cut -d: -f1 | while read -r l; do
+                echo $((l - 1)); done | paste -sd'|')
+    skip="Post-condition \(file [^,]*kem/reduce\.h, line ($lines)\)"
 fi
 unproven=$(grep -E "$bad" "$log" | grep -cvE "$skip" || true)
 echo "eva.sh $name: frama-c exit $rc, alarms ${alarms:-?}, alarms and unproven annotations listed $unproven, end reached: $((reached > 0)) (log: $log)"
 grep -E "$bad" -A2 "$log" | grep -vE "$skip" | head -n 60 || true
-if [[ $rc -ne 0 || "${alarms:-x}" != 0 || $unproven -ne 0 || $reached -eq 0 ]]; then
+out_ok=1
+if [[ -n ${PROOF_OUTPUTS:-} ]]; then
+    fn=${PROOF_OUTPUTS%%=*} want=${PROOF_OUTPUTS#*=}
+    got=$(awk -v h="[inout] Out (external) for function $fn:" \
+              '$0 == h { on = 1; next } on && /^\[/ { exit } on' "$log" |
+          tr -d ' \n')
+    echo "eva.sh $name: $fn writes $got (its contract: $want)"
+    [[ $got == "$want" ]] || out_ok=0
+fi
+if [[ $rc -ne 0 || "${alarms:-x}" != 0 || $unproven -ne 0 || $reached -eq 0 ||
+      $out_ok -ne 1 ]]; then
     exit 1
 fi
