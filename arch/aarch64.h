@@ -111,6 +111,7 @@ void mlkem_keccak_x4_extract_bytes_sha3x2(const mlkem_keccak_x4 *st,
                                           uint8_t *out, size_t len);
 void mlkem_keccak_x4_clear_lane_sha3x2(mlkem_keccak_x4 *st, unsigned lane);
 void mlkem_keccak_x4_permute_sha3x2(mlkem_keccak_x4 *st);
+void mlkem_keccak_x4_permute_lanes_sha3x2(mlkem_keccak_x4 *st, unsigned lanes);
 void mlkem_keccak_x8_xor_bytes_sha3x2(mlkem_keccak_x8 *st, unsigned lane,
                                       unsigned offset, const uint8_t *in,
                                       size_t len);

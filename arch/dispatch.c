@@ -61,6 +61,15 @@ static const struct mlkem_arch_backend backend_portable = {
     .needs = 0,
 };
 
+/* x4_permute_lanes for a set whose x4 call is one register-parallel
+ * permutation of all four states: the mask changes nothing. */
+#define X4_PERMUTE_ALL_LANES(fn)                                              \
+    static void fn##_lanes(mlkem_keccak_x4 *st, unsigned lanes)               \
+    {                                                                         \
+        (void)lanes;                                                          \
+        fn(st);                                                               \
+    }
+
 #if MLKEM_X86
 static uint64_t xgetbv0(void)
 {
@@ -127,6 +136,7 @@ static unsigned cpu_detect(void)
  * less than two single permutations, so two streams already gain; five or
  * more streams go as one x8 group (two x4 permutations, the same work as
  * two x4 groups). The single state is the BMI round. */
+X4_PERMUTE_ALL_LANES(mlkem_keccak_x4_permute_avx2)
 static const struct mlkem_keccak_kernels keccak_avx2 = {
     .name = "avx2",
     .f1600 = mlkem_keccak_f1600_bmi,
@@ -134,6 +144,7 @@ static const struct mlkem_keccak_kernels keccak_avx2 = {
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,
     .x4_permute = mlkem_keccak_x4_permute_avx2,
+    .x4_permute_lanes = mlkem_keccak_x4_permute_avx2_lanes,
     .x4_clear_lane = mlkem_keccak_x4_clear_lane_avx2,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx2,
@@ -167,6 +178,7 @@ static const struct mlkem_arch_backend backend_avx2 = {
  * vendor variant of avx512-vbmi2); never on AMD's double-pumped 512-bit
  * units (x8_min 0). The measurements behind these numbers are in
  * docs/performance.md ("The AVX-512 grouping"). */
+X4_PERMUTE_ALL_LANES(mlkem_keccak_x4_permute_avx512)
 #define X86_KECCAK_AVX512(nm, x8min)                                          \
     {                                                                         \
         .name = nm, .f1600 = mlkem_keccak_f1600_bmi,                          \
@@ -174,6 +186,7 @@ static const struct mlkem_arch_backend backend_avx2 = {
         .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_avx2,                       \
         .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_avx2,               \
         .x4_permute = mlkem_keccak_x4_permute_avx512,                         \
+        .x4_permute_lanes = mlkem_keccak_x4_permute_avx512_lanes,             \
         .x4_clear_lane = mlkem_keccak_x4_clear_lane_avx2,                     \
         .x8_init = mlkem_keccak_x8_init_portable,                             \
         .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_avx512,                     \
@@ -280,6 +293,7 @@ static unsigned cpu_detect(void)
  * overlap, never more than four, so groups of three or four streams gain
  * and a pair gains nothing (x4_min 3); an x8 is two x4 groups, the same
  * work as two x4 calls (x8_min 0). */
+X4_PERMUTE_ALL_LANES(mlkem_keccak_x4_permute_neon)
 static const struct mlkem_keccak_kernels keccak_neon = {
     .name = "neon",
     .f1600 = mlkem_keccak_f1600_scalar,
@@ -287,6 +301,7 @@ static const struct mlkem_keccak_kernels keccak_neon = {
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,
     .x4_permute = mlkem_keccak_x4_permute_neon,
+    .x4_permute_lanes = mlkem_keccak_x4_permute_neon_lanes,
     .x4_clear_lane = mlkem_keccak_x4_clear_lane_neon,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_neon,
@@ -315,6 +330,7 @@ static const struct mlkem_arch_backend backend_neon = {
  * vector pipe, such as Apple's, that is the faster single state; on cores
  * with SHA3 on one pipe only the scalar f1600 may win: not yet measured,
  * docs/aarch64.md). */
+X4_PERMUTE_ALL_LANES(mlkem_keccak_x4_permute_sha3)
 static const struct mlkem_keccak_kernels keccak_neon_sha3 = {
     .name = "neon-sha3",
     .f1600 = mlkem_keccak_f1600_sha3,
@@ -322,6 +338,7 @@ static const struct mlkem_keccak_kernels keccak_neon_sha3 = {
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_neon,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_neon,
     .x4_permute = mlkem_keccak_x4_permute_sha3,
+    .x4_permute_lanes = mlkem_keccak_x4_permute_sha3_lanes,
     .x4_clear_lane = mlkem_keccak_x4_clear_lane_neon,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_neon,
@@ -347,9 +364,11 @@ static const struct mlkem_arch_backend backend_neon_sha3 = {
  * neon-sha3x2 (keccak_sha3x2.c, sampling_neon.c): every state in NEON
  * registers with the SHA3 instructions, two at a time (an x4 call is two x2
  * permutations, an x8 four); the single state in SHA3 instructions too.
- * x4_min 3: a pair of streams costs about what two single states do (x2
- * 1,874 instructions, x1 1,898), and x4_min 2 measured the same (ML-KEM-768
- * K+E+D 315,586 against 315,439 instructions). It runs wherever
+ * x4_min 2: its x4_permute_lanes permutes only the pairs that hold a busy
+ * lane, so two streams cost one x2 call (1,874 instructions) where two
+ * single states cost 3,796 (x1 1,898); one stream stays on a single state
+ * (x4_min 1 measured 301,814 instructions ML-KEM-768 K+E+D against 298,421
+ * for 2; x4_min 3 gave 302,308). It runs wherever
  * neon-sha3 runs (MLKEM_BACKEND forces it, every suite tests it), but is
  * the default only on the cores below, which issue EOR3 / RAX1 / XAR / BCAX
  * on every vector pipe, so the pure-vector permutation outruns the hybrid,
@@ -386,13 +405,14 @@ static const struct mlkem_keccak_kernels keccak_neon_sha3x2 = {
     .x4_xor_bytes = mlkem_keccak_x4_xor_bytes_sha3x2,
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_sha3x2,
     .x4_permute = mlkem_keccak_x4_permute_sha3x2,
+    .x4_permute_lanes = mlkem_keccak_x4_permute_lanes_sha3x2,
     .x4_clear_lane = mlkem_keccak_x4_clear_lane_sha3x2,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_sha3x2,
     .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_sha3x2,
     .x8_permute = mlkem_keccak_x8_permute_sha3x2,
     .x8_clear_lane = mlkem_keccak_x8_clear_lane_sha3x2,
-    .x4_min = 3,
+    .x4_min = 2,
     .x8_min = 0,
 };
 static const struct mlkem_poly_kernels poly_neon_sha3x2 = {

@@ -21,6 +21,7 @@ const struct mlkem_keccak_kernels mlkem_keccak_kernels_portable = {
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_portable,
     .x4_clear_lane = mlkem_keccak_x4_clear_lane_portable,
     .x4_permute = mlkem_keccak_x4_permute_portable,
+    .x4_permute_lanes = mlkem_keccak_x4_permute_lanes_portable,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_portable,
     .x8_extract_bytes = mlkem_keccak_x8_extract_bytes_portable,

@@ -20,6 +20,12 @@
  *                     (FIPS 202 B.1 byte order), offset + len <= 200.
  *   xN_extract_bytes: copy len bytes of state `lane` from byte `offset`.
  *   xN_permute:       Keccak-f[1600] on each of the N states.
+ *   x4_permute_lanes: Keccak-f[1600] on each state listed in the bit mask
+ *                     `lanes` (bit i: state i; the mask is public); an
+ *                     unlisted state is permuted too or left as it was, as
+ *                     suits the set (neon-sha3x2 permutes a pair of states
+ *                     only if one of them is listed; a set whose x4 call is
+ *                     one register-parallel permutation permutes all four).
  * None may branch on or index by the state (constant time).
  */
 #ifndef MLKEM_KECCAK_KERNELS_H
@@ -44,6 +50,7 @@ struct mlkem_keccak_kernels {
     void (*x4_extract_bytes)(const mlkem_keccak_x4 *st, unsigned lane,
                              unsigned offset, uint8_t *out, size_t len);
     void (*x4_permute)(mlkem_keccak_x4 *st);
+    void (*x4_permute_lanes)(mlkem_keccak_x4 *st, unsigned lanes);
     /* Instance `lane` set to the zero state (what init gives it) by plain
      * stores, the other instances untouched. */
     void (*x4_clear_lane)(mlkem_keccak_x4 *st, unsigned lane);
@@ -81,6 +88,8 @@ void mlkem_keccak_x4_extract_bytes_portable(const mlkem_keccak_x4 *st,
                                             unsigned lane, unsigned offset,
                                             uint8_t *out, size_t len);
 void mlkem_keccak_x4_permute_portable(mlkem_keccak_x4 *st);
+void mlkem_keccak_x4_permute_lanes_portable(mlkem_keccak_x4 *st,
+                                            unsigned lanes);
 void mlkem_keccak_x4_clear_lane_portable(mlkem_keccak_x4 *st, unsigned lane);
 void mlkem_keccak_x8_init_portable(mlkem_keccak_x8 *st);
 void mlkem_keccak_x8_xor_bytes_portable(mlkem_keccak_x8 *st, unsigned lane,

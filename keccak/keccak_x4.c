@@ -6,3 +6,13 @@
  */
 #define MLKEM_XN 4
 #include "keccak/keccak_xn_template.h"
+
+/* The listed states only, one after the other (the portable set never
+ * runs lanes, x4_min 0: this serves tests and other callers). */
+void mlkem_keccak_x4_permute_lanes_portable(mlkem_keccak_x4 *st,
+                                            unsigned lanes)
+{
+    for (unsigned i = 0; i < 4; i++)
+        if ((lanes >> i) & 1)
+            mlkem_keccak_f1600_portable(&st->s[25 * i]);
+}

@@ -21,7 +21,8 @@
 #include "kem/sampling.h"
 
 /* t_hat[i] = sum_j Â[i][j] o s_hat[j] + e_hat[i] (Algorithm 13 line 18),
- * normalized, and its 384 bytes of ek_pke (line 19). Â[i][j] =
+ * reduced to |t_hat_i| < q (what ByteEncode_12 and MultiplyNTTs accept: no
+ * conditional add to [0, q)), and its 384 bytes of ek_pke (line 19). Â[i][j] =
  * at_hat[j * k + i] (transposed storage); s_hat's cache serves every row. */
 static void keygen_row(unsigned k, unsigned i, uint8_t *ek_pke,
                        int16_t (*t_hat)[256], const int16_t (*s_hat)[256],
@@ -36,7 +37,7 @@ static void keygen_row(unsigned k, unsigned i, uint8_t *ek_pke,
                                     s_hat, s_cache, k);
     mlkem_poly_tomont(t_hat[i]);
     mlkem_poly_add(t_hat[i], t_hat[i], e_hat);
-    mlkem_poly_normalize(t_hat[i]);
+    mlkem_poly_reduce(t_hat[i]);
     mlkem_byte_encode_12(ek_pke + 384 * i, t_hat[i]);
 }
 
@@ -69,7 +70,8 @@ typedef struct {
  * ek_pke is produced.
  * Deviations: Â is stored transposed (at_hat, see kem/kpke.h) and kept for
  * later encryptions; line 18 takes row i of Â from column i of at_hat; the
- * outputs are the expanded t_hat, s_hat (in [0, q)) plus ek_pke; dk_pke =
+ * outputs are the expanded t_hat, s_hat (|x| < q: reduced, not made
+ * canonical, kem/kpke.h) plus ek_pke; dk_pke =
  * ByteEncode_12(s_hat) (line 20) is left to the caller, who encodes it only
  * when asked.
  * Order of work: G; then one schedule (kem/lanes.h) of the k^2 SampleNTT
@@ -145,9 +147,6 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
         }
     }
     mlkem_lanes_run(&lanes);
-
-    for (unsigned i = 0; i < k; i++)
-        mlkem_poly_normalize(s_hat[i]);
 
     mlkem_cleanse(g, sizeof(g));
     mlkem_cleanse(e, sizeof(e[0]) * k);

@@ -7,8 +7,9 @@
  *             (K-PKE.Encrypt), Algorithm 15 (K-PKE.Decrypt).
  *
  * The functions work on expanded keys (kem/poly.h representation):
- *   t_hat[k]   NTT-domain t, coefficients in [0, q);
- *   s_hat[k]   NTT-domain s, coefficients in [0, q);
+ *   t_hat[k]   NTT-domain t, coefficients in (-q, q): [0, q) when decoded
+ *              from ek, the set's Barrett reduction when made by keygen;
+ *   s_hat[k]   NTT-domain s, the same (decoded from dk, or NTT(s) reduced);
  *   at_hat[k*k] the matrix Â stored transposed, at_hat[i*k + j] = Â[j][i]
  *              (kem/sampling.h), coefficients in [0, q).
  * Decoding ek (Algorithm 14 lines 2-3, with the §7.2 check) and expanding Â

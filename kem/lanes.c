@@ -21,7 +21,7 @@
  * number of accepted candidates, which is a function of the public rho
  * only; never on secret bytes. Secret stream data lives in the lanes
  * (wiped at the end of a run), in the caller's output buffers, and briefly
- * in a CBD job's block buffer (wiped when the job completes).
+ * in the CBD jobs' block buffers (wiped at the end of the run, once).
  */
 #include "kem/lanes.h"
 
@@ -180,6 +180,7 @@ void mlkem_lanes_init(mlkem_lanes *e, int wide_ok)
     e->fed_busy = 0;
     e->wide_ok = wide_ok;
     e->wide_used = 0;
+    e->prf_bytes = 0;
     state_init(e);
 }
 
@@ -249,7 +250,7 @@ static int take_block(mlkem_lanes *e, mlkem_job *j, uint8_t *buf)
         if (j->produced < 64 * j->eta)
             return 0;
         e->pk->sample_poly_cbd(j->poly, buf, j->eta);
-        mlkem_cleanse(buf, 64 * j->eta);
+        e->prf_bytes = 1; /* wiped by mlkem_lanes_run */
         return 1;
     default: /* MLKEM_JOB_SAMPLE_NTT: public data */
         /*@ split j->produced; */
@@ -374,19 +375,37 @@ static void lane_save(mlkem_lanes *e, unsigned l, mlkem_job *j)
 /* One parallel call: a block of every busy lane. */
 static void step(mlkem_lanes *e)
 {
+    unsigned busy = 0; /* lanes with a job: the permutation's mask */
     for (unsigned l = 0; l < e->width; l++) {
         mlkem_job *j = e->lane[l];
-        if (j == NULL || j->squeezing)
+        if (j == NULL)
+            continue;
+        busy |= 1u << l;
+        if (j->squeezing)
             continue;
         const size_t left = j->len0 + j->len1 - j->absorbed;
         if (left >= j->rate) {
             lane_xor_input(e, l, j, 0, j->rate);
             j->absorbed += j->rate;
         } else {
-            const uint8_t last = 0x80;
-            lane_xor_input(e, l, j, 0, left);
-            lane_xor(e, l, (unsigned)left, &j->dsbyte, 1);
-            lane_xor(e, l, j->rate - 1, &last, 1);
+            /* the last block: the rest of the input, the domain byte and
+             * pad10*1's final bit (in the last lane of the block, XORed as
+             * a whole lane) */
+            static const uint8_t last[8] = {0, 0, 0, 0, 0, 0, 0, 0x80};
+            if (j->in1 == j->suffix && j->absorbed == 0) {
+                /* a SampleNTT or PRF stream: in0 (rho or the seed), then
+                 * its nonce bytes and the domain byte as one lane */
+                uint8_t t[8] = {0};
+                for (size_t i = 0; i < j->len1; i++)
+                    t[i] = j->suffix[i];
+                t[j->len1] = j->dsbyte;
+                lane_xor(e, l, 0, j->in0, j->len0);
+                lane_xor(e, l, (unsigned)j->len0, t, sizeof(t));
+            } else {
+                lane_xor_input(e, l, j, 0, left);
+                lane_xor(e, l, (unsigned)left, &j->dsbyte, 1);
+            }
+            lane_xor(e, l, j->rate - 8, last, sizeof(last));
             j->absorbed += left;
             j->squeezing = 1;
         }
@@ -394,7 +413,7 @@ static void step(mlkem_lanes *e)
     if (e->width == 8)
         e->kk->x8_permute(&e->st.x8);
     else
-        e->kk->x4_permute(&e->st.x4);
+        e->kk->x4_permute_lanes(&e->st.x4, busy);
     /* the permutation also scrambled the idle lanes */
     memset(e->dirty, 1, sizeof(e->dirty));
     /* SampleNTT lanes of an x4 state: one call of the set's fused slot,
@@ -548,6 +567,14 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
             run_single(e, e->queue[e->head++], 0, 0);
         return 1;
     }
+    /* a fed instalment (but the last) with all its blocks in leaves its
+     * lane, which a queued job can take in the same call */
+    if (e->fed_busy)
+        for (unsigned l = 0; l < e->width; l++) {
+            mlkem_job *j = e->lane[l];
+            if (j != NULL && j->save != NULL && j->absorbed == j->len0)
+                lane_save(e, l, j);
+        }
     for (unsigned l = 0; l < e->width && e->head < e->tail; l++) {
         if (e->lane[l] != NULL)
             continue;
@@ -555,14 +582,6 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
             lane_clear(e, l);
         lane_start(e, l, e->queue[e->head++]);
     }
-    /* a fed instalment (but the last) with all its blocks in leaves its
-     * lane */
-    if (e->fed_busy)
-        for (unsigned l = 0; l < e->width; l++) {
-            mlkem_job *j = e->lane[l];
-            if (j != NULL && j->save != NULL && j->absorbed == j->len0)
-                lane_save(e, l, j);
-        }
     if (e->busy < x4_min)
         return 1;
     if (e->width == 8 && e->busy < x8_min && e->busy <= 4) {
@@ -603,8 +622,10 @@ void mlkem_lanes_wait_all(mlkem_lanes *e, const mlkem_job *jobs, unsigned n)
 void mlkem_lanes_run(mlkem_lanes *e)
 {
     mlkem_lanes_wait(e, NULL);
-    /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
-     * wipes its PRF bytes as it consumes them. */
+    /* The buffers hold SampleNTT blocks (public) and, if a PRF stream
+     * ran, its bytes: wiped here, in one call for the run. */
+    if (e->prf_bytes)
+        mlkem_cleanse(e->buf, sizeof(e->buf));
     if (e->wide_used)
         mlkem_cleanse(&e->st.x8, sizeof(e->st.x8));
     else

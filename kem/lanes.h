@@ -57,7 +57,7 @@
  * Input is in0 || in1 (either may be empty); lengths are public, the data
  * may be secret: nothing branches on or indexes by it except the rejection
  * loop, which only ever sees XOF output of the public rho. Every buffer
- * holding stream data is wiped at the end of the run.
+ * holding stream data is wiped at the end of the run (mlkem_lanes_run).
  */
 #ifndef MLKEM_KEM_LANES_H
 #define MLKEM_KEM_LANES_H
@@ -133,6 +133,7 @@ struct mlkem_lanes {
                              running, until its last instalment is */
     int fed_busy;         /* an instalment that saves is queued or running */
     int wide_ok, wide_used;
+    int prf_bytes;        /* a PRF stream's bytes are in buf (secret) */
     /* output blocks per lane, and [8] for a job on a single sponge */
     uint8_t buf[9][2 * MLKEM_SHAKE256_RATE];
 };

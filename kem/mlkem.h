@@ -140,8 +140,10 @@ typedef struct mlkem_key {
     int16_t t_hat[MLKEM_MAX_K][MLKEM_N];
     int16_t s_hat[MLKEM_MAX_K][MLKEM_N];
     /* Â, cached; kem/ stores it transposed: a_hat[i * k + j] = Â[j][i]
-     * (rows of Â^T, what encryption multiplies by). Coefficients of t_hat,
-     * s_hat and a_hat are in [0, q). */
+     * (rows of Â^T, what encryption multiplies by). Coefficients of a_hat
+     * are in [0, q); of t_hat and s_hat in [0, q) when decoded from bytes
+     * and in (-q, q) when generated (kem/kpke.h): every use (MultiplyNTTs,
+     * ByteEncode_12) accepts |x| < q, and the bytes are the same. */
     int16_t a_hat[MLKEM_MAX_K * MLKEM_MAX_K][MLKEM_N];
 } mlkem_key;
 

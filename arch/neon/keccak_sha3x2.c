@@ -26,6 +26,7 @@
 #include <arm_neon.h>
 
 #include "arch/aarch64.h"
+#include "arch/neon/keccak_bytes_neon.h"
 #include "arch/neon/keccak_neon.h"
 
 #if !defined(__aarch64__) || defined(__AARCH64EB__)
@@ -68,19 +69,19 @@ static uint64_t *pair_state(uint64_t *g, unsigned lane)
     return g + 50 * (lane >> 1) + (lane & 1);
 }
 
+/* The pairs' LD2 / ST2 byte access (keccak_bytes_neon.h). */
 void mlkem_keccak_x4_xor_bytes_sha3x2(mlkem_keccak_x4 *st, unsigned lane,
                                       unsigned offset, const uint8_t *in,
                                       size_t len)
 {
-    mlkem_state_xor_bytes_strided(pair_state(st->s, lane), 2, offset, in, len);
+    nb_pair_xor(st->s + 50 * (lane >> 1), lane & 1, offset, in, len);
 }
 
 void mlkem_keccak_x4_extract_bytes_sha3x2(const mlkem_keccak_x4 *st,
                                           unsigned lane, unsigned offset,
                                           uint8_t *out, size_t len)
 {
-    mlkem_state_extract_bytes_strided(pair_state((uint64_t *)st->s, lane), 2,
-                                      offset, out, len);
+    nb_pair_extract(st->s + 50 * (lane >> 1), lane & 1, offset, out, len);
 }
 
 void mlkem_keccak_x4_clear_lane_sha3x2(mlkem_keccak_x4 *st, unsigned lane)
@@ -94,19 +95,28 @@ void mlkem_keccak_x4_permute_sha3x2(mlkem_keccak_x4 *st)
     x2_permute(st->s + 50);
 }
 
+/* Only the pairs with a listed state (the mask is the scheduler's, public):
+ * a pair of idle lanes costs nothing. */
+void mlkem_keccak_x4_permute_lanes_sha3x2(mlkem_keccak_x4 *st, unsigned lanes)
+{
+    if (lanes & 3u)
+        x2_permute(st->s);
+    if (lanes & 12u)
+        x2_permute(st->s + 50);
+}
+
 void mlkem_keccak_x8_xor_bytes_sha3x2(mlkem_keccak_x8 *st, unsigned lane,
                                       unsigned offset, const uint8_t *in,
                                       size_t len)
 {
-    mlkem_state_xor_bytes_strided(pair_state(st->s, lane), 2, offset, in, len);
+    nb_pair_xor(st->s + 50 * (lane >> 1), lane & 1, offset, in, len);
 }
 
 void mlkem_keccak_x8_extract_bytes_sha3x2(const mlkem_keccak_x8 *st,
                                           unsigned lane, unsigned offset,
                                           uint8_t *out, size_t len)
 {
-    mlkem_state_extract_bytes_strided(pair_state((uint64_t *)st->s, lane), 2,
-                                      offset, out, len);
+    nb_pair_extract(st->s + 50 * (lane >> 1), lane & 1, offset, out, len);
 }
 
 void mlkem_keccak_x8_clear_lane_sha3x2(mlkem_keccak_x8 *st, unsigned lane)

@@ -21,6 +21,7 @@
 #include <arm_neon.h>
 
 #include "arch/aarch64.h"
+#include "arch/neon/keccak_bytes_neon.h"
 #include "arch/neon/keccak_neon.h"
 
 #if !defined(__aarch64__) || defined(__AARCH64EB__)
@@ -37,41 +38,52 @@ static uint64_t *x4_state(uint64_t *g, unsigned lane, unsigned *stride)
     return lane < 2 ? g + lane : g + 50 + 25 * (lane - 2);
 }
 
+/* Bytes of state `lane` (0-3) of the group at g: the pair's LD2 / ST2 form
+ * for states 0 and 1, the plain form for 2 and 3 (keccak_bytes_neon.h). */
+static void group_xor(uint64_t *g, unsigned lane, unsigned offset,
+                      const uint8_t *in, size_t len)
+{
+    if (lane < 2)
+        nb_pair_xor(g, lane, offset, in, len);
+    else
+        nb_plain_xor(g + 50 + 25 * (lane - 2), offset, in, len);
+}
+
+static void group_extract(const uint64_t *g, unsigned lane, unsigned offset,
+                          uint8_t *out, size_t len)
+{
+    if (lane < 2)
+        nb_pair_extract(g, lane, offset, out, len);
+    else
+        nb_plain_extract(g + 50 + 25 * (lane - 2), offset, out, len);
+}
+
 void mlkem_keccak_x4_xor_bytes_neon(mlkem_keccak_x4 *st, unsigned lane,
                                     unsigned offset, const uint8_t *in,
                                     size_t len)
 {
-    unsigned stride;
-    uint64_t *s = x4_state(st->s, lane, &stride);
-    mlkem_state_xor_bytes_strided(s, stride, offset, in, len);
+    group_xor(st->s, lane, offset, in, len);
 }
 
 void mlkem_keccak_x4_extract_bytes_neon(const mlkem_keccak_x4 *st,
                                         unsigned lane, unsigned offset,
                                         uint8_t *out, size_t len)
 {
-    unsigned stride;
-    const uint64_t *s = x4_state((uint64_t *)st->s, lane, &stride);
-    mlkem_state_extract_bytes_strided(s, stride, offset, out, len);
+    group_extract(st->s, lane, offset, out, len);
 }
 
 void mlkem_keccak_x8_xor_bytes_neon(mlkem_keccak_x8 *st, unsigned lane,
                                     unsigned offset, const uint8_t *in,
                                     size_t len)
 {
-    unsigned stride;
-    uint64_t *s = x4_state(st->s + 100 * (lane / 4), lane % 4, &stride);
-    mlkem_state_xor_bytes_strided(s, stride, offset, in, len);
+    group_xor(st->s + 100 * (lane / 4), lane % 4, offset, in, len);
 }
 
 void mlkem_keccak_x8_extract_bytes_neon(const mlkem_keccak_x8 *st,
                                         unsigned lane, unsigned offset,
                                         uint8_t *out, size_t len)
 {
-    unsigned stride;
-    const uint64_t *s =
-        x4_state((uint64_t *)st->s + 100 * (lane / 4), lane % 4, &stride);
-    mlkem_state_extract_bytes_strided(s, stride, offset, out, len);
+    group_extract(st->s + 100 * (lane / 4), lane % 4, offset, out, len);
 }
 
 void mlkem_keccak_x4_clear_lane_neon(mlkem_keccak_x4 *st, unsigned lane)

@@ -27,10 +27,13 @@
 
 #define RATE_LANES (MLKEM_SHAKE128_RATE / 8) /* 21 */
 
-/* The first block of state `which` (0 or 1) of the interleaved pair at p,
- * into buf. */
-static void pair_block(const uint64_t *p, unsigned which,
-                       uint64_t buf[RATE_LANES + 1])
+/* The first block of state `which` of the interleaved pair at p, into buf
+ * (one LD2 and one store per two lanes: `which` is a constant where this
+ * is inlined, so the state's half is taken from its register, not stored
+ * with the other half and reloaded). */
+static MLKEM_ALWAYS_INLINE void pair_block_of(const uint64_t *p,
+                                              const unsigned which,
+                                              uint64_t buf[RATE_LANES + 1])
 {
     unsigned j = 0;
     for (; j + 2 <= RATE_LANES; j += 2) {
@@ -38,6 +41,15 @@ static void pair_block(const uint64_t *p, unsigned which,
         vst1q_u64(buf + j, v.val[which]);
     }
     buf[j] = p[2 * j + which]; /* lane 20 */
+}
+
+static void pair_block(const uint64_t *p, unsigned which,
+                       uint64_t buf[RATE_LANES + 1])
+{
+    if (which == 0)
+        pair_block_of(p, 0, buf);
+    else
+        pair_block_of(p, 1, buf);
 }
 
 static void rej_into(int16_t *const r[4], unsigned ctr[4], unsigned l,

@@ -298,7 +298,7 @@ int main(int argc, char **argv)
         TEST_CHECK(strcmp(kk->name, b->name) == 0 && strcmp(pk->name, b->name) == 0,
               "%s: sets named %s / %s", b->name, kk->name, pk->name);
         TEST_CHECK(kk->f1600 && kk->x4_init && kk->x4_xor_bytes &&
-                  kk->x4_extract_bytes && kk->x4_permute &&
+                  kk->x4_extract_bytes && kk->x4_permute && kk->x4_permute_lanes &&
                   kk->x4_clear_lane && kk->x8_init && kk->x8_xor_bytes &&
                   kk->x8_extract_bytes && kk->x8_permute && kk->x8_clear_lane,
               "%s: a NULL Keccak slot", b->name);
