@@ -406,6 +406,7 @@ static const struct mlkem_keccak_kernels keccak_neon_sha3x2 = {
     .x4_extract_bytes = mlkem_keccak_x4_extract_bytes_sha3x2,
     .x4_permute = mlkem_keccak_x4_permute_sha3x2,
     .x4_permute_lanes = mlkem_keccak_x4_permute_lanes_sha3x2,
+    .x4_pairs = 1,
     .x4_clear_lane = mlkem_keccak_x4_clear_lane_sha3x2,
     .x8_init = mlkem_keccak_x8_init_portable,
     .x8_xor_bytes = mlkem_keccak_x8_xor_bytes_sha3x2,

@@ -72,6 +72,11 @@ struct mlkem_keccak_kernels {
      * permutations in turn: lanes would only add copying). */
     unsigned char x4_min;
     unsigned char x8_min;
+    /* 1: the x4 state is two independent pairs, states 0-1 and 2-3, and
+     * x4_permute_lanes permutes only the pairs with a listed state
+     * (neon-sha3x2), so the scheduler keeps two streams in one pair; 0
+     * (every other set): the four lanes cost the same together. */
+    unsigned char x4_pairs;
 };
 
 /* The portable set: N separate 25-lane states, instance i at s[25 i],

@@ -21,7 +21,7 @@
  * number of accepted candidates, which is a function of the public rho
  * only; never on secret bytes. Secret stream data lives in the lanes
  * (wiped at the end of a run), in the caller's output buffers, and briefly
- * in the CBD jobs' block buffers (wiped at the end of the run, once).
+ * in a CBD job's block buffer (wiped when the job completes).
  */
 #include "kem/lanes.h"
 
@@ -180,7 +180,6 @@ void mlkem_lanes_init(mlkem_lanes *e, int wide_ok)
     e->fed_busy = 0;
     e->wide_ok = wide_ok;
     e->wide_used = 0;
-    e->prf_bytes = 0;
     state_init(e);
 }
 
@@ -250,7 +249,7 @@ static int take_block(mlkem_lanes *e, mlkem_job *j, uint8_t *buf)
         if (j->produced < 64 * j->eta)
             return 0;
         e->pk->sample_poly_cbd(j->poly, buf, j->eta);
-        e->prf_bytes = 1; /* wiped by mlkem_lanes_run */
+        mlkem_cleanse(buf, 64 * j->eta);
         return 1;
     default: /* MLKEM_JOB_SAMPLE_NTT: public data */
         /*@ split j->produced; */
@@ -457,6 +456,40 @@ static void step(mlkem_lanes *e)
     }
 }
 
+/* Two busy lanes in different pairs of a set whose pairs are permuted
+ * apart (x4_pairs): the one in pair 1 moves to the idle lane of pair 0
+ * (its state and its output buffer), so the next call permutes one pair
+ * instead of two. The state passes through a local copy, wiped (it may be
+ * a secret stream's). */
+static void pack_pairs(mlkem_lanes *e)
+{
+    unsigned from = 2, to = 0;
+    uint8_t t[200];
+    mlkem_job *j;
+
+    if (e->lane[0] != NULL && e->lane[1] != NULL)
+        return;
+    if (e->lane[2] == NULL && e->lane[3] == NULL)
+        return;
+    if (e->lane[2] == NULL)
+        from = 3;
+    if (e->lane[0] != NULL)
+        to = 1;
+    j = e->lane[from];
+    e->kk->x4_extract_bytes(&e->st.x4, from, 0, t, sizeof(t));
+    if (e->dirty[to])
+        lane_clear(e, to);
+    e->kk->x4_xor_bytes(&e->st.x4, to, 0, t, sizeof(t));
+    mlkem_cleanse(t, sizeof(t));
+    if (j->kind == MLKEM_JOB_CBD && j->produced != 0) {
+        memcpy(e->buf[to], e->buf[from], j->produced);
+        mlkem_cleanse(e->buf[from], j->produced); /* PRF bytes */
+    }
+    e->dirty[to] = 1;
+    e->lane[to] = j;
+    e->lane[from] = NULL;
+}
+
 /* From x8 to x4 states when at most four lanes are busy: the busy lanes'
  * states are copied out, the x4 state starts from zero and takes them in
  * lanes 0, 1, ... (with their buffers). */
@@ -588,6 +621,8 @@ static MLKEM_ALWAYS_INLINE int schedule_once(mlkem_lanes *e)
         narrow(e);
         return 1;
     }
+    if (e->width == 4 && e->busy == 2 && e->kk->x4_pairs)
+        pack_pairs(e);
     step(e);
     return 1;
 }
@@ -622,10 +657,8 @@ void mlkem_lanes_wait_all(mlkem_lanes *e, const mlkem_job *jobs, unsigned n)
 void mlkem_lanes_run(mlkem_lanes *e)
 {
     mlkem_lanes_wait(e, NULL);
-    /* The buffers hold SampleNTT blocks (public) and, if a PRF stream
-     * ran, its bytes: wiped here, in one call for the run. */
-    if (e->prf_bytes)
-        mlkem_cleanse(e->buf, sizeof(e->buf));
+    /* The buffers hold SampleNTT blocks (public) or nothing: a CBD job
+     * wipes its PRF bytes as it consumes them. */
     if (e->wide_used)
         mlkem_cleanse(&e->st.x8, sizeof(e->st.x8));
     else

@@ -133,7 +133,6 @@ struct mlkem_lanes {
                              running, until its last instalment is */
     int fed_busy;         /* an instalment that saves is queued or running */
     int wide_ok, wide_used;
-    int prf_bytes;        /* a PRF stream's bytes are in buf (secret) */
     /* output blocks per lane, and [8] for a job on a single sponge */
     uint8_t buf[9][2 * MLKEM_SHAKE256_RATE];
 };

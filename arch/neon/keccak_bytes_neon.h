@@ -118,4 +118,25 @@ static inline void nb_pair_extract(const uint64_t *p, unsigned which,
         nb_pair_extract_of(p, 1, offset, out, len);
 }
 
+/* ---- Clearing one state (kem/lanes.c's clear_lane slot) ------------------ */
+
+/* Plain stores of zeros, nothing read (keccak/keccak_lanes.h says why):
+ * a plain state as twelve 16-byte stores and one 8-byte store; state
+ * `which` of a pair as 25 unrolled 8-byte stores. */
+static inline void nb_plain_clear(uint64_t *s)
+{
+    const uint64x2_t z = vdupq_n_u64(0);
+    for (unsigned j = 0; j < 24; j += 2)
+        vst1q_u64(s + j, z);
+    s[24] = 0;
+}
+
+static inline void nb_pair_clear(uint64_t *p, unsigned which)
+{
+    p += which;
+#pragma GCC unroll 25
+    for (unsigned j = 0; j < 25; j++)
+        p[2 * j] = 0;
+}
+
 #endif /* MLKEM_ARCH_NEON_KECCAK_BYTES_NEON_H */

@@ -62,12 +62,7 @@ static void x2_permute(uint64_t s[50])
 #undef NK_STORE_PAIR
 }
 
-/* ---- Byte access: state `lane` of the group at g, stride 2 -------------- */
-
-static uint64_t *pair_state(uint64_t *g, unsigned lane)
-{
-    return g + 50 * (lane >> 1) + (lane & 1);
-}
+/* ---- Byte access: state `lane` is state lane & 1 of pair lane >> 1 ------- */
 
 /* The pairs' LD2 / ST2 byte access (keccak_bytes_neon.h). */
 void mlkem_keccak_x4_xor_bytes_sha3x2(mlkem_keccak_x4 *st, unsigned lane,
@@ -86,7 +81,7 @@ void mlkem_keccak_x4_extract_bytes_sha3x2(const mlkem_keccak_x4 *st,
 
 void mlkem_keccak_x4_clear_lane_sha3x2(mlkem_keccak_x4 *st, unsigned lane)
 {
-    mlkem_state_clear_strided(pair_state(st->s, lane), 2);
+    nb_pair_clear(st->s + 50 * (lane >> 1), lane & 1);
 }
 
 void mlkem_keccak_x4_permute_sha3x2(mlkem_keccak_x4 *st)
@@ -121,7 +116,7 @@ void mlkem_keccak_x8_extract_bytes_sha3x2(const mlkem_keccak_x8 *st,
 
 void mlkem_keccak_x8_clear_lane_sha3x2(mlkem_keccak_x8 *st, unsigned lane)
 {
-    mlkem_state_clear_strided(pair_state(st->s, lane), 2);
+    nb_pair_clear(st->s + 50 * (lane >> 1), lane & 1);
 }
 
 void mlkem_keccak_x8_permute_sha3x2(mlkem_keccak_x8 *st)

@@ -30,14 +30,6 @@
 
 /* ---- Byte access ------------------------------------------------------- */
 
-/* State `lane` (0-3) of the group at g: its first lane and the stride
- * between its lanes. */
-static uint64_t *x4_state(uint64_t *g, unsigned lane, unsigned *stride)
-{
-    *stride = lane < 2 ? 2 : 1;
-    return lane < 2 ? g + lane : g + 50 + 25 * (lane - 2);
-}
-
 /* Bytes of state `lane` (0-3) of the group at g: the pair's LD2 / ST2 form
  * for states 0 and 1, the plain form for 2 and 3 (keccak_bytes_neon.h). */
 static void group_xor(uint64_t *g, unsigned lane, unsigned offset,
@@ -86,18 +78,22 @@ void mlkem_keccak_x8_extract_bytes_neon(const mlkem_keccak_x8 *st,
     group_extract(st->s + 100 * (lane / 4), lane % 4, offset, out, len);
 }
 
+static void group_clear(uint64_t *g, unsigned lane)
+{
+    if (lane < 2)
+        nb_pair_clear(g, lane);
+    else
+        nb_plain_clear(g + 50 + 25 * (lane - 2));
+}
+
 void mlkem_keccak_x4_clear_lane_neon(mlkem_keccak_x4 *st, unsigned lane)
 {
-    unsigned stride;
-    uint64_t *s = x4_state(st->s, lane, &stride);
-    mlkem_state_clear_strided(s, stride);
+    group_clear(st->s, lane);
 }
 
 void mlkem_keccak_x8_clear_lane_neon(mlkem_keccak_x8 *st, unsigned lane)
 {
-    unsigned stride;
-    uint64_t *s = x4_state(st->s + 100 * (lane / 4), lane % 4, &stride);
-    mlkem_state_clear_strided(s, stride);
+    group_clear(st->s + 100 * (lane / 4), lane % 4);
 }
 
 /* ---- The permutation --------------------------------------------------- */
