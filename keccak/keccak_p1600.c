@@ -156,6 +156,8 @@ const uint64_t mlkem_keccak_rc[24] = {
  * logic); BMI1/BMI2 (andn, rorx) would save copies but are ISA flags,
  * which keccak/ does not use.
  */
+/*@ requires \valid(s + (0 .. 24));
+    assigns s[0 .. 24] \from s[0 .. 24]; // proof/drivers/perm.c */
 void mlkem_keccak_f1600_portable(uint64_t s[25])
 {
     uint64_t a00 = s[0], a01 = ~s[1], a02 = ~s[2], a03 = s[3], a04 = s[4];

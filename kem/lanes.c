@@ -252,9 +252,11 @@ static int take_block(mlkem_lanes *e, mlkem_job *j, uint8_t *buf)
         mlkem_cleanse(buf, 64 * j->eta);
         return 1;
     default: /* MLKEM_JOB_SAMPLE_NTT: public data */
+        /*@ split j->produced; */
         j->produced += e->pk->sample_ntt_rej(j->poly + j->produced,
                                              256 - j->produced, buf,
                                              MLKEM_SHAKE128_RATE);
+        /*@ merge j->produced; */
         return j->produced == 256;
     }
 }

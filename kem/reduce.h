@@ -81,7 +81,7 @@ static inline int16_t mlkem_mullo16(int16_t a, int16_t b)
  */
 /*@ requires -3329 * 32768 < a < 3329 * 32768;
     assigns \result \from a;
-    ensures -3329 <= \result <= 3329; // |r| < q is the argument above */
+    ensures -3329 < \result < 3329; */
 static inline int16_t mlkem_montgomery_reduce(int32_t a)
 {
     int16_t t = mlkem_mullo16(mlkem_lo16((uint32_t)a), (int16_t)MLKEM_QINV);
