@@ -36,6 +36,7 @@ static void keygen_row(unsigned k, unsigned i, uint8_t *ek_pke,
     mlkem_polyvec_multiply_ntts_acc(t_hat[i], (const int16_t(*)[256])row,
                                     s_hat, s_cache, k);
     mlkem_poly_tomont(t_hat[i]);
+    /* |t_hat| < q, |e_hat| < 8q: the sum is below 9q < 2^15 */
     mlkem_poly_add(t_hat[i], t_hat[i], e_hat);
     mlkem_poly_reduce(t_hat[i]);
     mlkem_byte_encode_12(ek_pke + 384 * i, t_hat[i]);
@@ -128,7 +129,7 @@ void mlkem_kpke_keygen(const mlkem_params *p, uint8_t *ek_pke, uint8_t h[32],
     mlkem_lanes_wait_all(&lanes, st.s, k);
     mlkem_lanes_wait_all(&lanes, st.e, k);
     mlkem_polyvec_ntt(s_hat, k);
-    mlkem_polyvec_ntt(e, k);
+    mlkem_polyvec_ntt_lazy(e, k); /* |e_hat| < 8q: keygen_row reduces */
     mlkem_polyvec_mulcache(s_cache, (const int16_t(*)[256])s_hat, k);
 
     /* Lines 18-19, row by row as the rows of Â come in: t_hat[i] and its

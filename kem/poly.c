@@ -163,6 +163,14 @@ void mlkem_polyvec_ntt(int16_t (*v)[256], unsigned k)
         mlkem_poly_ntt(v[i]);
 }
 
+void mlkem_polyvec_ntt_lazy(int16_t (*v)[256], unsigned k)
+{
+    const struct mlkem_poly_kernels *pk = mlkem_poly_kernels();
+
+    for (unsigned i = 0; i < k; i++)
+        pk->ntt(v[i]);
+}
+
 void mlkem_poly_ntt_inv_tomont(int16_t r[256])
 {
     mlkem_poly_kernels()->ntt_inv(r);

@@ -69,6 +69,9 @@ void mlkem_poly_tomont(int16_t r[256]);
 /* NTT (Algorithm 9) then reduce: |r_i| < q in and out. */
 void mlkem_poly_ntt(int16_t r[256]);
 void mlkem_polyvec_ntt(int16_t (*v)[256], unsigned k);
+/* NTT without the reduction: |r_i| < q in, |r_i| < 8q out (for a term
+ * that is only added to a reduced one and reduced with it). */
+void mlkem_polyvec_ntt_lazy(int16_t (*v)[256], unsigned k);
 /* NTT^-1 (Algorithm 10) times 2^16: any int16_t in, |r_i| < q out. */
 void mlkem_poly_ntt_inv_tomont(int16_t r[256]);
 /* The multiplication caches of k polynomials (|b_i| < q). */
