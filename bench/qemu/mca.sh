@@ -266,19 +266,7 @@ for p in "${progs[@]}"; do
     # Per kernel: calls per K+E+D (entries into the function) and the first
     # call's instructions, modelled.
     cat "$tmp"/keygen.trace "$tmp"/encaps.trace "$tmp"/decaps.trace >"$tmp/all.trace"
-    awk -F'\t' -v hot="$hot" 'NR == FNR { f[$1] = $2; if (!($2 in entry)) entry[$2] = $1; next }
-        {
-            fn = f[$1]
-            if (fn != prev) {
-                if (out != "") { done[prev] = 1; close(out) }
-                out = ""
-                if (fn ~ hot && $1 == entry[fn]) { calls[fn]++; if (!(fn in done)) out = FILENAME ".k." fn }
-                prev = fn
-            }
-            if (out != "") print $1 > out
-        }
-        END { for (k in calls) print k "\t" calls[k] > (FILENAME ".calls") }' \
-        "$tmp/dis" "$tmp/all.trace"
+    first_calls "$tmp/all.trace" "$hot"
     while IFS=$'\t' read -r fn n; do
         kt="$tmp/all.trace.k.$fn"
         [ -s "$kt" ] || continue
