@@ -236,6 +236,28 @@ static MLKEM_ALWAYS_INLINE int32x4x4_t transpose4(int16x8_t w0, int16x8_t w1,
 
 /* ---- NTT ------------------------------------------------------------------ */
 
+/* Columns 2h and 2h + 1 of both transforms' layers 1-3 (len 128, 64, 32):
+ * register k of a (b) holds coefficients 32k + 16h .. + 7 (+ 8 .. + 15). */
+static MLKEM_ALWAYS_INLINE void columns_load(const int16_t r[256],
+                                             unsigned h, int16x8_t a[8],
+                                             int16x8_t b[8])
+{
+    for (unsigned k = 0; k < 8; k++) {
+        a[k] = vld1q_s16(r + 32 * k + 16 * h);
+        b[k] = vld1q_s16(r + 32 * k + 16 * h + 8);
+    }
+}
+
+static MLKEM_ALWAYS_INLINE void columns_store(int16_t r[256], unsigned h,
+                                              const int16x8_t a[8],
+                                              const int16x8_t b[8])
+{
+    for (unsigned k = 0; k < 8; k++) {
+        vst1q_s16(r + 32 * k + 16 * h, a[k]);
+        vst1q_s16(r + 32 * k + 16 * h + 8, b[k]);
+    }
+}
+
 /*
  * Implements FIPS 203, Algorithm 9 (NTT), in place, spec order.
  * Input |r_i| < q; output |r_i| < 8q: every layer adds a product of
@@ -256,10 +278,7 @@ void mlkem_ntt_neon(int16_t r[256])
         const int16x8_t z = opaque(vld1q_s16(z123));
         const int16x8_t zt = opaque(vld1q_s16(z123_t));
         int16x8_t a[8], b[8];
-        for (unsigned k = 0; k < 8; k++) {
-            a[k] = vld1q_s16(r + 32 * k + 16 * h);
-            b[k] = vld1q_s16(r + 32 * k + 16 * h + 8);
-        }
+        columns_load(r, h, a, b);
 #define NTT123(v)                                                             \
     do {                                                                      \
         CT_L(v[0], v[4], z, zt, 1);                                           \
@@ -278,10 +297,7 @@ void mlkem_ntt_neon(int16_t r[256])
         NTT123(a);
         NTT123(b);
 #undef NTT123
-        for (unsigned k = 0; k < 8; k++) {
-            vst1q_s16(r + 32 * k + 16 * h, a[k]);
-            vst1q_s16(r + 32 * k + 16 * h + 8, b[k]);
-        }
+        columns_store(r, h, a, b);
     }
     for (unsigned blk = 0; blk < 8; blk++) {
         int16_t *p = r + 32 * blk;
@@ -348,16 +364,10 @@ static MLKEM_ALWAYS_INLINE void ntt_inv_columns(int16_t r[256],
     const int16x8_t z = opaque(vld1q_s16(z123));
     const int16x8_t zt = opaque(vld1q_s16(z123_t));
     int16x8_t a[8], b[8];
-    for (unsigned k = 0; k < 8; k++) {
-        a[k] = vld1q_s16(r + 32 * k + 16 * h);
-        b[k] = vld1q_s16(r + 32 * k + 16 * h + 8);
-    }
+    columns_load(r, h, a, b);
     ntt_inv_column(a, z, zt, h == 0 ? 2 : 0);
     ntt_inv_column(b, z, zt, h == 0 ? 1 : 0);
-    for (unsigned k = 0; k < 8; k++) {
-        vst1q_s16(r + 32 * k + 16 * h, a[k]);
-        vst1q_s16(r + 32 * k + 16 * h + 8, b[k]);
-    }
+    columns_store(r, h, a, b);
 }
 
 /*
